@@ -1,0 +1,47 @@
+// Lint rules for the whole monorepo. Prettier owns formatting; ESLint owns correctness.
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/.turbo/**",
+      "**/data/**",
+      "**/test-results/**",
+      "**/playwright-report/**",
+      "e2e/artifacts/**",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: "module",
+      globals: { ...globals.node },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
+      ],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-console": ["error", { allow: ["warn", "error"] }],
+      eqeqeq: ["error", "smart"],
+    },
+  },
+  {
+    files: ["apps/web/**/*.{ts,tsx}", "packages/sandbox/src/proxy/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Command-line entry points and scripts print to the terminal on purpose.
+    files: ["scripts/**", "apps/server/src/cli*.ts", "apps/server/src/start.mjs", "bench/**", "**/*.test.ts", "e2e/**", "**/fixtures/**"],
+    rules: { "no-console": "off" },
+  },
+  prettier,
+);

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// Checks that imports between our workspaces point one way (DESIGN section 2):
+//   apps -> packages; host -> connection -> protocol; web -> protocol (and sandbox's types);
+//   sandbox and protocol import nothing of ours; no cycles.
+// It reads both what each package.json declares and what each source file imports, including
+// relative paths that climb out of their own workspace.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+
+/** Which of our workspaces each workspace may depend on. */
+const allowed = {
+  "@mcp-chat-host/protocol": [],
+  "@mcp-chat-host/sandbox": [],
+  "@mcp-chat-host/connection": ["@mcp-chat-host/protocol"],
+  "@mcp-chat-host/host": [
+    "@mcp-chat-host/connection",
+    "@mcp-chat-host/protocol",
+    "@mcp-chat-host/sandbox",
+  ],
+  "@mcp-chat-host/web": ["@mcp-chat-host/protocol", "@mcp-chat-host/sandbox"],
+  "@mcp-chat-host/server": [
+    "@mcp-chat-host/host",
+    "@mcp-chat-host/connection",
+    "@mcp-chat-host/protocol",
+    "@mcp-chat-host/sandbox",
+  ],
+  // Test and measurement harnesses sit above everything.
+  "@mcp-chat-host/e2e": "*",
+  "@mcp-chat-host/bench": "*",
+};
+
+const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const workspaces = [];
+for (const pattern of rootManifest.workspaces) {
+  const dirs = pattern.endsWith("/*")
+    ? readdirSync(join(root, pattern.slice(0, -2))).map((name) => join(pattern.slice(0, -2), name))
+    : [pattern];
+  for (const dir of dirs) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+      workspaces.push({ dir, name: manifest.name, manifest });
+    } catch {
+      // not a workspace (no package.json)
+    }
+  }
+}
+const byName = new Map(workspaces.map((workspace) => [workspace.name, workspace]));
+const problems = [];
+
+function sourceFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir)) {
+    if (["node_modules", "dist", ".turbo", "test-results", "artifacts"].includes(entry)) continue;
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(m?[jt]sx?)$/.test(entry)) out.push(path);
+  }
+  return out;
+}
+
+function workspaceOf(path) {
+  const rel = relative(root, path).split(sep).join("/");
+  return workspaces.find((workspace) => rel === workspace.dir || rel.startsWith(`${workspace.dir}/`));
+}
+
+const importPattern =
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g;
+
+const edges = new Map(workspaces.map((workspace) => [workspace.name, new Set()]));
+for (const workspace of workspaces) {
+  const rule = allowed[workspace.name];
+  if (rule === undefined) {
+    problems.push(`${workspace.name}: no dependency rule; add it to scripts/check-dependency-direction.mjs`);
+    continue;
+  }
+  const declared = {
+    ...workspace.manifest.dependencies,
+    ...workspace.manifest.devDependencies,
+    ...workspace.manifest.peerDependencies,
+  };
+  for (const dependency of Object.keys(declared)) {
+    if (byName.has(dependency)) {
+      edges.get(workspace.name).add(dependency);
+      if (rule !== "*" && !rule.includes(dependency)) {
+        problems.push(`${workspace.dir}/package.json depends on ${dependency}, against the direction`);
+      }
+    }
+  }
+  for (const file of sourceFiles(join(root, workspace.dir))) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
+      let target;
+      if (specifier.startsWith("@mcp-chat-host/")) {
+        target = byName.get(specifier.split("/").slice(0, 2).join("/"));
+      } else if (specifier.startsWith(".")) {
+        target = workspaceOf(resolve(dirname(file), specifier));
+        if (target === workspace) continue;
+        if (!target) {
+          problems.push(`${relative(root, file)} imports ${specifier}, outside every workspace`);
+          continue;
+        }
+        problems.push(
+          `${relative(root, file)} reaches into ${target.dir} by a relative path; import ${target.name} instead`,
+        );
+      } else continue;
+      if (!target) {
+        problems.push(`${relative(root, file)} imports unknown workspace ${specifier}`);
+        continue;
+      }
+      if (target === workspace) continue;
+      edges.get(workspace.name).add(target.name);
+      if (rule !== "*" && !rule.includes(target.name)) {
+        problems.push(`${relative(root, file)} imports ${target.name}, against the direction`);
+      }
+      if (!(target.name in declared)) {
+        problems.push(`${relative(root, file)} imports ${target.name}, which its package.json does not declare`);
+      }
+    }
+  }
+}
+
+// Cycles, over what is declared and imported.
+const state = new Map();
+function visit(name, path) {
+  if (state.get(name) === "done") return;
+  if (state.get(name) === "active") {
+    problems.push(`cycle: ${[...path.slice(path.indexOf(name)), name].join(" -> ")}`);
+    return;
+  }
+  state.set(name, "active");
+  for (const next of edges.get(name) ?? []) visit(next, [...path, name]);
+  state.set(name, "done");
+}
+for (const name of edges.keys()) visit(name, []);
+
+if (problems.length > 0) {
+  console.error(`Dependency direction: ${problems.length} problem(s)`);
+  for (const problem of problems) console.error(`  - ${problem}`);
+  process.exit(1);
+}
+console.log(`Dependency direction: ${workspaces.length} workspaces, all imports point one way.`);
