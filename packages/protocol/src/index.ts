@@ -1,0 +1,10 @@
+/**
+ * The wire contract between the mcp-chat-host server and the browser: event names, payload
+ * schemas, records, the {@link WireError} shape and the acknowledgement envelope. Both sides import
+ * this package; it imports nothing of ours.
+ */
+export * from "./ack";
+export * from "./events";
+export * from "./limits";
+export * from "./records";
+export * from "./wire-error";
