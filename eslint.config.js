@@ -40,7 +40,15 @@ export default tseslint.config(
   },
   {
     // Command-line entry points and scripts print to the terminal on purpose.
-    files: ["scripts/**", "apps/server/src/cli*.ts", "apps/server/src/start.mjs", "bench/**", "**/*.test.ts", "e2e/**", "**/fixtures/**"],
+    files: [
+      "scripts/**",
+      "apps/server/src/cli*.ts",
+      "apps/server/src/start.mjs",
+      "bench/**",
+      "**/*.test.ts",
+      "e2e/**",
+      "**/fixtures/**",
+    ],
     rules: { "no-console": "off" },
   },
   prettier,

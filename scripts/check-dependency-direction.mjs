@@ -62,7 +62,9 @@ function sourceFiles(dir) {
 
 function workspaceOf(path) {
   const rel = relative(root, path).split(sep).join("/");
-  return workspaces.find((workspace) => rel === workspace.dir || rel.startsWith(`${workspace.dir}/`));
+  return workspaces.find(
+    (workspace) => rel === workspace.dir || rel.startsWith(`${workspace.dir}/`),
+  );
 }
 
 const importPattern =
@@ -72,7 +74,9 @@ const edges = new Map(workspaces.map((workspace) => [workspace.name, new Set()])
 for (const workspace of workspaces) {
   const rule = allowed[workspace.name];
   if (rule === undefined) {
-    problems.push(`${workspace.name}: no dependency rule; add it to scripts/check-dependency-direction.mjs`);
+    problems.push(
+      `${workspace.name}: no dependency rule; add it to scripts/check-dependency-direction.mjs`,
+    );
     continue;
   }
   const declared = {
@@ -84,7 +88,9 @@ for (const workspace of workspaces) {
     if (byName.has(dependency)) {
       edges.get(workspace.name).add(dependency);
       if (rule !== "*" && !rule.includes(dependency)) {
-        problems.push(`${workspace.dir}/package.json depends on ${dependency}, against the direction`);
+        problems.push(
+          `${workspace.dir}/package.json depends on ${dependency}, against the direction`,
+        );
       }
     }
   }
@@ -116,7 +122,9 @@ for (const workspace of workspaces) {
         problems.push(`${relative(root, file)} imports ${target.name}, against the direction`);
       }
       if (!(target.name in declared)) {
-        problems.push(`${relative(root, file)} imports ${target.name}, which its package.json does not declare`);
+        problems.push(
+          `${relative(root, file)} imports ${target.name}, which its package.json does not declare`,
+        );
       }
     }
   }

@@ -202,6 +202,8 @@ export interface ServerEvents {
   "tool:refused": { chatId: string; toolCallId: string; name: string; reason: string };
   /** A card was committed to the store; the browser mounts it. */
   "card:opened": { card: CardDescriptor };
+  /** A card's opening call returned; the page gets `tool-result`. */
+  "card:result": { instanceId: string; result: Record<string, unknown> };
   /** A card's opening call failed or was stopped; the page gets `tool-cancelled`. */
   "card:cancelled": { instanceId: string; reason: string };
   /** A card was closed by the server (session end, source gone). */

@@ -65,7 +65,13 @@ export const messagePartSchema = z.discriminatedUnion("type", [
 export type MessagePart = z.infer<typeof messagePartSchema>;
 
 /** Where a message is in its life. `interrupted`: the server stopped while it was being written. */
-export const messageStatuses = ["complete", "streaming", "interrupted", "stopped", "error"] as const;
+export const messageStatuses = [
+  "complete",
+  "streaming",
+  "interrupted",
+  "stopped",
+  "error",
+] as const;
 
 /** A message of a conversation, as stored and as shown. */
 export const messageSchema = z.object({

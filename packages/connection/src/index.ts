@@ -1,0 +1,15 @@
+/**
+ * The MCP client side of mcp-chat-host: the `mcpServers` configuration file, `McpConnection`
+ * (one owned, allowlisted connection with deputy's semantics), `McpClientSession` (the transport,
+ * process-tree and desynchronisation layer beneath it, also used by the host for its sources),
+ * shared connections (`toolsMcp`) and permissions from tool annotations.
+ */
+export * from "./config";
+export * from "./connection-errors";
+export * from "./mcp-capability-tools";
+export * from "./mcp-client-session";
+export * from "./mcp-connection";
+export * from "./mcp-connection-validation";
+export * from "./permissions";
+export * from "./tool-registry";
+export * from "./tools-mcp";

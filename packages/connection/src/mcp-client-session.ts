@@ -1,0 +1,455 @@
+// One live MCP client session to one configured server: the transport (a stdio child leading
+// its own process group, or Streamable HTTP with an SSE fallback), the SDK Client, deadlines,
+// reply-id checks, exit detection and shutdown. Several requests may be in flight at once; the
+// one-request-at-a-time contract of McpConnection is built on top of this.
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  Progress,
+  ReadResourceResult,
+  RequestMethod,
+  ResultTypeMap,
+  ServerCapabilities,
+} from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import type { McpServerConfig } from "./config";
+import {
+  McpClosedError,
+  McpConnectionEndedError,
+  McpDesynchronizedError,
+  McpServerError,
+  McpServerExitedError,
+  McpStartupError,
+  McpTimeoutError,
+  type McpCloseReason,
+  type McpConnectionError,
+} from "./connection-errors";
+import { InFlightRequests } from "./in-flight-requests";
+import { SessionLink, type McpTransportKind } from "./session-link";
+
+export { mcpAppsExtensionId, mcpAppsMimeType, type McpTransportKind } from "./session-link";
+
+/** Options of {@link McpClientSession.open}. Times are in seconds. */
+export interface McpClientSessionOptions {
+  /** Longest wait for the server to start and answer `initialize`. Default 60. */
+  startupTimeout?: number;
+  /** Default deadline of each request. Default: the entry's `timeout`, else 60. */
+  timeout?: number;
+  /** How this client names itself to the server. */
+  clientInfo?: Implementation;
+  /** More client capabilities; the MCP Apps extension is always declared. */
+  capabilities?: ClientCapabilities;
+  /** Receives the stdio server's stderr, chunk by chunk. */
+  onStderr?: (text: string) => void;
+  /** Receives non-fatal transport and protocol errors (a malformed line, a failed notification). */
+  onError?: (error: Error) => void;
+  /** Working directory of a stdio server; the host's by default. */
+  cwd?: string;
+  /** Aborting it during startup stops the startup (rejects with McpStartupError, kills the server). */
+  signal?: AbortSignal;
+}
+
+/** Options of one request. `timeout` is in seconds. */
+export interface McpRequestOptions {
+  /** Aborting sends `notifications/cancelled` and rejects with the signal's reason; the session stays open. */
+  signal?: AbortSignal;
+  /** This request's deadline; past it the whole session closes with reason `timeout`. */
+  timeout?: number;
+  /** Receives the server's progress notifications for this request. */
+  onProgress?: (progress: Progress) => void;
+  /** Restart the deadline at each progress notification. Off by default. */
+  resetTimeoutOnProgress?: boolean;
+}
+
+/** `starting` until `initialize` is answered; `busy` while any request is in flight. */
+export type McpSessionState = "starting" | "idle" | "busy" | "closed";
+
+/** Called once when a session ends, with the reason and the error pending requests got. */
+export type McpSessionCloseListener = (reason: McpCloseReason, error: McpConnectionError) => void;
+
+const defaultSeconds = 60;
+// setTimeout's largest delay; the SDK's own per-request timer is parked there so ours decides.
+const largestDelayMs = 2_147_483_647;
+const gracefulExitLimitMs = 2000;
+
+/**
+ * A started MCP client session. Create it with {@link McpClientSession.open}; end it with
+ * {@link McpClientSession.close} (graceful when idle) or {@link McpClientSession.cancel}.
+ * Once ended, every method rejects with {@link McpClosedError}.
+ */
+export class McpClientSession {
+  /** The configured server name. */
+  readonly server: string;
+
+  private readonly options: McpClientSessionOptions;
+  private readonly defaultTimeoutMs: number;
+  private readonly link: SessionLink;
+  private readonly requests = new InFlightRequests(() => void this.terminate("timeout"));
+  private readonly closeListeners = new Set<McpSessionCloseListener>();
+  private starting = true;
+  private closeReason: McpCloseReason | null = null;
+  private teardown: Promise<void> | undefined;
+  private failStartup: ((error: McpStartupError) => void) | undefined;
+
+  private constructor(entry: McpServerConfig, options: McpClientSessionOptions) {
+    this.server = entry.name;
+    this.options = options;
+    const entryTimeout = entry.kind === "remote" ? entry.timeout : undefined;
+    this.defaultTimeoutMs = toMilliseconds(options.timeout ?? entryTimeout ?? defaultSeconds);
+    this.link = new SessionLink(entry, options, {
+      onStrayResponse: () => this.handleStrayResponse(),
+      onTransportClose: () => this.handleTransportClose(),
+      // The SDK dispatches progress a microtask late and drops one read together with the
+      // answer; taking it from the guard keeps message order.
+      onProgress: (params) => this.requests.deliverProgress(params),
+    });
+  }
+
+  /**
+   * Starts the server (stdio) or reaches it (remote), and completes the `initialize` handshake,
+   * declaring the MCP Apps extension.
+   *
+   * @param entry - one validated configuration entry.
+   * @param options - startup and request deadlines, client identity.
+   * @returns the open session.
+   * @throws McpStartupError when the server cannot be started, exits, lost synchronization, or
+   *   does not answer within `startupTimeout`; nothing is left running.
+   */
+  static async open(
+    entry: McpServerConfig,
+    options: McpClientSessionOptions = {},
+  ): Promise<McpClientSession> {
+    const session = new McpClientSession(entry, options);
+    await session.start(toMilliseconds(options.startupTimeout ?? defaultSeconds));
+    return session;
+  }
+
+  /** `starting`, `idle`, `busy` (a request is in flight) or `closed`. */
+  get state(): McpSessionState {
+    if (this.closeReason !== null) return "closed";
+    if (this.starting) return "starting";
+    return this.requests.size > 0 ? "busy" : "idle";
+  }
+
+  /** Why the session ended, or null while it is open. */
+  get reason(): McpCloseReason | null {
+    return this.closeReason;
+  }
+
+  /** How many requests are in flight. */
+  get inFlight(): number {
+    return this.requests.size;
+  }
+
+  /** How the session reaches its server. */
+  get transportKind(): McpTransportKind {
+    return this.link.kind;
+  }
+
+  /** The stdio server's pid (also its process group id); undefined for remote servers. */
+  get processId(): number | undefined {
+    return this.link.processId;
+  }
+
+  /** The server's name and version from `initialize`. */
+  get serverInfo(): Implementation | undefined {
+    return this.link.serverInfo;
+  }
+
+  /** The server's capabilities from `initialize`. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.link.serverCapabilities;
+  }
+
+  /** The server's instructions from `initialize`, if any. */
+  get instructions(): string | undefined {
+    return this.link.instructions;
+  }
+
+  /**
+   * Registers a listener for the end of the session. A listener added after the end is called
+   * on the next microtask.
+   *
+   * @param listener - receives the reason and the error pending requests were rejected with.
+   * @returns a function that removes the listener.
+   */
+  onClose(listener: McpSessionCloseListener): () => void {
+    if (this.closeReason !== null) {
+      const reason = this.closeReason;
+      queueMicrotask(() => listener(reason, this.endedError(reason)));
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /**
+   * Closes the session now if its server process has exited, without waiting for the exit
+   * event to be processed. Local only: nothing is sent.
+   *
+   * @returns true while the session is open.
+   */
+  checkAlive(): boolean {
+    if (this.closeReason !== null) return false;
+    const exit = this.link.exit;
+    if (exit !== undefined && !this.starting) {
+      void this.terminate("server_exited", new McpServerExitedError(this.server, exit));
+      return false;
+    }
+    return true;
+  }
+
+  /** One page of `tools/list`; `cursor` is passed through as given. */
+  listTools(cursor?: string, options?: McpRequestOptions): Promise<ListToolsResult> {
+    return this.perform("tools/list", page(cursor), options);
+  }
+
+  /** One page of `resources/list`. */
+  listResources(cursor?: string, options?: McpRequestOptions): Promise<ListResourcesResult> {
+    return this.perform("resources/list", page(cursor), options);
+  }
+
+  /** One page of `resources/templates/list`. */
+  listResourceTemplates(
+    cursor?: string,
+    options?: McpRequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return this.perform("resources/templates/list", page(cursor), options);
+  }
+
+  /** One page of `prompts/list`. */
+  listPrompts(cursor?: string, options?: McpRequestOptions): Promise<ListPromptsResult> {
+    return this.perform("prompts/list", page(cursor), options);
+  }
+
+  /**
+   * Calls a tool. The result keeps its `_meta`; a tool-level failure is a result with `isError`.
+   *
+   * @throws McpServerError for an MCP error answer (the session stays open); the errors of
+   *   {@link McpClientSession} for timeouts, exits and lost synchronization.
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: McpRequestOptions,
+  ): Promise<CallToolResult> {
+    return this.perform(
+      "tools/call",
+      { name, arguments: args },
+      options,
+    ) as Promise<CallToolResult>;
+  }
+
+  /** Reads a resource (`resources/read`). */
+  readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult> {
+    return this.perform("resources/read", { uri }, options);
+  }
+
+  /** Gets a prompt (`prompts/get`); empty arguments are sent as `{}`. */
+  getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options?: McpRequestOptions,
+  ): Promise<GetPromptResult> {
+    return this.perform("prompts/get", { name, arguments: args }, options);
+  }
+
+  /** Sends `ping`. */
+  async ping(options?: McpRequestOptions): Promise<void> {
+    await this.perform("ping", undefined, options);
+  }
+
+  /**
+   * Ends the session with reason `closed`. When idle, it first asks the server to shut down
+   * (closes a stdio server's stdin, or ends a Streamable HTTP session) and waits at most
+   * min(timeout, 2 s); then it kills the process tree. Requests in flight are rejected with
+   * "MCP connection ended: closed". Safe to call again.
+   *
+   * @returns once the server is gone.
+   */
+  close(): Promise<void> {
+    if (this.teardown !== undefined) return this.teardown;
+    return this.terminate("closed", undefined, this.state === "idle");
+  }
+
+  /**
+   * Ends the session at once with reason `cancelled` and kills the server's process tree; its
+   * session state is lost. Requests in flight are rejected with "MCP connection ended:
+   * cancelled". Safe to call again.
+   *
+   * @returns once the server is gone.
+   */
+  cancel(): Promise<void> {
+    return this.terminate("cancelled");
+  }
+
+  private async start(startupMs: number): Promise<void> {
+    const calledOff = (): McpStartupError =>
+      new McpStartupError(
+        `Starting MCP server "${this.server}" was called off before it was ready.`,
+      );
+    if (this.options.signal?.aborted === true) {
+      const error = calledOff();
+      await this.terminate("startup_failed", error);
+      throw error;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const failed = new Promise<never>((_resolve, reject) => {
+      this.failStartup = reject;
+      timer = setTimeout(
+        () =>
+          reject(
+            new McpStartupError(
+              `MCP server "${this.server}" did not initialize in time (${startupMs / 1000} s). Check that it starts an MCP server, or allow a longer startupTimeout.`,
+            ),
+          ),
+        startupMs,
+      );
+    });
+    const onAbort = (): void => this.failStartup?.(calledOff());
+    this.options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      // The SDK's own handshake limit is set a little later, so that ours decides.
+      await Promise.race([this.link.connect(startupMs + 1000), failed]);
+      if (this.link.transportClosed) throw this.link.describeStartupFailure(undefined);
+    } catch (error) {
+      const startupError =
+        error instanceof McpStartupError ? error : this.link.describeStartupFailure(error);
+      await this.terminate("startup_failed", startupError);
+      throw startupError;
+    } finally {
+      clearTimeout(timer);
+      this.options.signal?.removeEventListener("abort", onAbort);
+      this.failStartup = undefined;
+    }
+    this.starting = false;
+  }
+
+  private handleStrayResponse(): void {
+    if (this.starting) {
+      this.failStartup?.(
+        new McpStartupError(
+          `MCP server "${this.server}" lost request/response synchronization during startup. Check that nothing else writes to its stdout.`,
+        ),
+      );
+      return;
+    }
+    void this.terminate("desynchronized", new McpDesynchronizedError(this.server));
+  }
+
+  private handleTransportClose(): void {
+    // While starting, the handshake in progress fails on its own (start() also checks for a
+    // close right after it).
+    if (this.closeReason !== null || this.starting) return;
+    const exit = this.link.exit;
+    if (this.link.isStdio && exit === undefined) {
+      // The transport gave up without the process exiting (an oversized message, a broken pipe).
+      void this.terminate("crashed");
+      return;
+    }
+    void this.terminate("server_exited", new McpServerExitedError(this.server, exit));
+  }
+
+  private perform<Method extends RequestMethod>(
+    method: Method,
+    params: Record<string, unknown> | undefined,
+    options: McpRequestOptions = {},
+  ): Promise<ResultTypeMap[Method]> {
+    if (this.closeReason !== null) return Promise.reject(new McpClosedError(this.closeReason));
+    const deadlineMs =
+      options.timeout === undefined ? this.defaultTimeoutMs : toMilliseconds(options.timeout);
+    return this.requests.track(
+      ({ signal, progressToken }) => {
+        // Progress is relayed by the guard in message order (see InFlightRequests), so the
+        // token is ours and the SDK gets no onprogress.
+        const meta = (params?.["_meta"] ?? {}) as Record<string, unknown>;
+        const sent =
+          progressToken === undefined ? params : { ...params, _meta: { ...meta, progressToken } };
+        const request = sent === undefined ? { method } : { method, params: sent };
+        // The SDK's own timer is parked at the longest delay: the tracker's deadline decides.
+        return this.link.request(request, { signal, timeout: largestDelayMs });
+      },
+      { ...options, deadlineMs },
+      (error) => this.translate(error),
+    );
+  }
+
+  // Maps what the SDK threw to this package's errors. An MCP error answer leaves the session
+  // open; anything else means the transport failed under the request, which ends the session.
+  private translate(error: unknown): Error {
+    if (error instanceof ProtocolError) {
+      return new McpServerError(this.server, {
+        rpcCode: error.code,
+        message: error.message,
+        data: error.data,
+      });
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
+      return new McpServerError(this.server, { rpcCode: null, message: error.message });
+    }
+    if (this.closeReason !== null) return this.endedError(this.closeReason);
+    const exit = this.link.exit;
+    const failure =
+      exit !== undefined
+        ? new McpServerExitedError(this.server, exit)
+        : new McpConnectionEndedError("crashed", {
+            message: `MCP connection ended: crashed (${error instanceof Error ? error.message : String(error)})`,
+            cause: error,
+          });
+    void this.terminate(failure.reason, failure);
+    return failure;
+  }
+
+  private endedError(reason: McpCloseReason): McpConnectionEndedError {
+    switch (reason) {
+      case "timeout":
+        return new McpTimeoutError();
+      case "desynchronized":
+        return new McpDesynchronizedError(this.server);
+      case "server_exited":
+        return new McpServerExitedError(this.server, this.link.exit);
+      default:
+        return new McpConnectionEndedError(reason);
+    }
+  }
+
+  private terminate(
+    reason: McpCloseReason,
+    error?: McpConnectionError,
+    graceful = false,
+  ): Promise<void> {
+    if (this.teardown !== undefined) return this.teardown;
+    this.closeReason = reason;
+    const failure = error ?? this.endedError(reason);
+    this.requests.failAll(failure);
+    for (const listener of [...this.closeListeners]) {
+      try {
+        listener(reason, failure);
+      } catch (listenerError) {
+        this.options.onError?.(listenerError as Error);
+      }
+    }
+    this.closeListeners.clear();
+    this.teardown = this.shutDown(graceful);
+    return this.teardown;
+  }
+
+  private async shutDown(graceful: boolean): Promise<void> {
+    await this.link.shutDown(graceful, Math.min(this.defaultTimeoutMs, gracefulExitLimitMs));
+  }
+}
+
+// A page request carries `params.cursor` only when the caller gave a cursor (even an empty one).
+function page(cursor: string | undefined): Record<string, unknown> | undefined {
+  return cursor === undefined ? undefined : { cursor };
+}
+
+function toMilliseconds(seconds: number): number {
+  return Math.min(Math.max(1, Math.round(seconds * 1000)), largestDelayMs);
+}

@@ -1,0 +1,234 @@
+// An MCP transport over a child process's stdin/stdout, like the SDK's StdioClientTransport, but
+// the child leads a process group of its own (`detached: true`) so that the whole tree it starts
+// can be killed at once, and its exit is reported with the code or signal.
+import { spawn, type ChildProcess } from "node:child_process";
+import {
+  ReadBuffer,
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { killProcessGroup, trackProcessGroup } from "./process-tree";
+
+/** How a server process ended. */
+export interface ProcessExit {
+  /** The exit code, when the process exited by itself. */
+  exitCode: number | null;
+  /** The signal that ended it, when one did. */
+  signal: NodeJS.Signals | null;
+}
+
+/** What to run, and how. */
+export interface StdioProcessOptions {
+  /** Program to run, resolved on `PATH` when it is not a path. */
+  command: string;
+  args?: readonly string[];
+  /** Added to (and overriding) the small safe environment the SDK passes to stdio servers. */
+  env?: Readonly<Record<string, string>>;
+  /** Working directory; the host's by default. */
+  cwd?: string;
+  /** Receives the server's stderr as text, chunk by chunk. */
+  onStderr?: (text: string) => void;
+  /** Largest single message accepted, in bytes (the SDK's default when absent). */
+  maxBufferSize?: number;
+}
+
+// Enough of the server's stderr to explain a failed start, without keeping a noisy server's log.
+const stderrTailLimit = 4000;
+// After the leader exits, its output pipes may stay open in a process that escaped the group;
+// stop waiting for them after this long.
+const pipeDrainLimitMs = 1000;
+
+/**
+ * A {@link Transport} that starts the server as the leader of a new process group. `close()`
+ * kills the whole group with SIGKILL; `closeStdin()` and `waitForExit()` let the caller ask for
+ * a graceful exit first. When the process exits by itself, its output is read to the end, the
+ * rest of its group is killed, then `onexit` and `onclose` run, in that order.
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined;
+  /**
+   * Called once when the process ended on its own (not through `close()`), after its output was
+   * read to the end and before `onclose`.
+   */
+  onexit?: ((exit: ProcessExit) => void) | undefined;
+
+  private readonly options: StdioProcessOptions;
+  private readonly readBuffer: ReadBuffer;
+  private child: ChildProcess | undefined;
+  private exitInfo: ProcessExit | undefined;
+  private stderrText = "";
+  private finished = false;
+  private readonly exited: Promise<ProcessExit>;
+  private resolveExited!: (exit: ProcessExit) => void;
+
+  /** @param options - the command, arguments and environment of the server. */
+  constructor(options: StdioProcessOptions) {
+    this.options = options;
+    this.readBuffer = new ReadBuffer(
+      options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize },
+    );
+    this.exited = new Promise((resolve) => {
+      this.resolveExited = resolve;
+    });
+  }
+
+  /** The server's pid (also its process group id), once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.exitInfo;
+  }
+
+  /** The last few thousand characters the server wrote to stderr. */
+  get stderrTail(): string {
+    return this.stderrText;
+  }
+
+  /**
+   * Spawns the server. Resolves once the process runs.
+   *
+   * @throws Error when the program cannot be started (for example ENOENT).
+   */
+  start(): Promise<void> {
+    if (this.child !== undefined) throw new Error("StdioProcessTransport was already started.");
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, [...(this.options.args ?? [])], {
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+        shell: false,
+        ...(this.options.cwd === undefined ? {} : { cwd: this.options.cwd }),
+      });
+      this.child = child;
+      let spawned = false;
+      child.once("spawn", () => {
+        spawned = true;
+        if (child.pid !== undefined) trackProcessGroup(child.pid);
+        resolve();
+      });
+      child.on("error", (error) => {
+        if (!spawned) {
+          this.recordExit({ exitCode: null, signal: null });
+          reject(error);
+          return;
+        }
+        this.onerror?.(error);
+      });
+      child.once("exit", (exitCode, signal) => {
+        this.recordExit({ exitCode, signal });
+        // Free the pipes held by anything else in the group, so the output can end.
+        if (child.pid !== undefined) killProcessGroup(child.pid);
+        const fallback = setTimeout(() => this.finish(true), pipeDrainLimitMs);
+        fallback.unref();
+      });
+      // `close` comes after `exit` once stdout and stderr have ended: all output has been read.
+      child.once("close", () => this.finish(true));
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
+      child.stderr?.setEncoding("utf8");
+      child.stderr?.on("data", (text: string) => {
+        this.stderrText = (this.stderrText + text).slice(-stderrTailLimit);
+        this.options.onStderr?.(text);
+      });
+    });
+  }
+
+  /**
+   * Writes one message to the server's stdin.
+   *
+   * @throws Error when the process is not running.
+   */
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (this.finished || stdin == null || stdin.destroyed || stdin.writableEnded) {
+      return Promise.reject(new Error("The MCP server process is not running."));
+    }
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Closes the server's stdin, which asks a stdio server to shut down. */
+  closeStdin(): void {
+    this.child?.stdin?.end();
+  }
+
+  /**
+   * Waits for the process to exit.
+   *
+   * @param limitMs - how long to wait at most.
+   * @returns true when it exited within the limit.
+   */
+  async waitForExit(limitMs: number): Promise<boolean> {
+    if (this.exitInfo !== undefined) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), limitMs);
+    });
+    try {
+      return await Promise.race([this.exited.then(() => true), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Kills the server's whole process group and stops reading; then `onclose` runs. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child?.pid !== undefined) killProcessGroup(child.pid);
+    this.finish(false);
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.finished) return;
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      // The only failure is a message past the size limit: the stream can't be trusted now.
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (error) {
+        // A line that is not JSON-RPC: report it and go on with the next line, as the SDK does.
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+      if (this.finished) break;
+    }
+  }
+
+  private recordExit(exit: ProcessExit): void {
+    if (this.exitInfo !== undefined) return;
+    this.exitInfo = exit;
+    this.resolveExited(exit);
+  }
+
+  private finish(exitedOnItsOwn: boolean): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.readBuffer.clear();
+    const child = this.child;
+    child?.stdout?.removeAllListeners("data");
+    child?.stdin?.destroy();
+    child?.stdout?.destroy();
+    child?.stderr?.destroy();
+    if (exitedOnItsOwn) this.onexit?.(this.exitInfo ?? { exitCode: null, signal: null });
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,108 @@
+import type { CardDescriptor } from "@mcp-chat-host/protocol";
+import { randomUUID } from "node:crypto";
+import type { ContextCard } from "../context/context-relay";
+import type { AppContentParams } from "../context/report-text";
+import type { OnAppCall } from "../gate/app-call-gate";
+
+/** A card or pane that is live in a session: its descriptor plus what only the server knows. */
+export interface LiveCard {
+  /** The saved descriptor (seed-behaviours 1.4). */
+  descriptor: CardDescriptor;
+  /** The hooks its page calls pass, in order (own, chat's, and for restored cards the session's). */
+  chain: readonly OnAppCall[];
+  /** True when recreated from a saved descriptor (no tool was called). */
+  restored: boolean;
+  /** Its latest model context report, or null. Never stored. */
+  report: AppContentParams | null;
+  /** When the latest report arrived. */
+  reportedAt: number | null;
+  /** True once closed: out of the context and of routing. */
+  disposed: boolean;
+  /** Raised by every attach; a page load answers only while it is the newest (1.4, 1.6). */
+  generation: number;
+  /** Aborts the opening call when the person stops the turn. */
+  opening: AbortController | null;
+}
+
+/**
+ * A card instance id (`host-<unique>`); panes get `host-<sanitised source>-<unique>`.
+ *
+ * @param source - for panes, the source key.
+ */
+export function newInstanceId(source?: string): string {
+  const unique = randomUUID().replaceAll("-", "").slice(0, 16);
+  return source === undefined ? `host-${unique}` : `host-${sanitizeDomId(source)}-${unique}`;
+}
+
+/**
+ * Makes a string safe as a DOM id (seed-behaviours 1.4): every character outside
+ * `[A-Za-z0-9_-]` becomes `-`, and an id starting with a digit gets the prefix `shinymcp-`
+ * (kept as `host-` here, the project's own prefix).
+ */
+export function sanitizeDomId(value: string): string {
+  const cleaned = value.replace(/[^A-Za-z0-9_-]/g, "-");
+  return /^[0-9]/.test(cleaned) ? `host-${cleaned}` : cleaned;
+}
+
+/** The live cards and panes of one session, by instance id. */
+export class CardRegistry {
+  readonly #cards = new Map<string, LiveCard>();
+
+  /** Adds a live card; replaces an older record with the same id. */
+  add(card: LiveCard): LiveCard {
+    this.#cards.set(card.descriptor.instanceId, card);
+    return card;
+  }
+
+  /** The live card, or undefined (also for a disposed one). */
+  get(instanceId: string): LiveCard | undefined {
+    const card = this.#cards.get(instanceId);
+    return card && !card.disposed ? card : undefined;
+  }
+
+  /** Every live card, in creation order. */
+  all(): LiveCard[] {
+    return [...this.#cards.values()].filter((card) => !card.disposed);
+  }
+
+  /** Marks a card closed and forgets it. */
+  dispose(instanceId: string): LiveCard | undefined {
+    const card = this.#cards.get(instanceId);
+    if (!card) return undefined;
+    card.disposed = true;
+    card.opening?.abort(new Error("The card was closed."));
+    this.#cards.delete(instanceId);
+    return card;
+  }
+
+  /** Closes every card of a conversation (it was closed in this session). */
+  disposeConversation(conversationId: string): void {
+    for (const card of [...this.#cards.values()]) {
+      if (card.descriptor.conversationId === conversationId)
+        this.dispose(card.descriptor.instanceId);
+    }
+  }
+
+  /** Closes everything (the session ended). */
+  disposeAll(): void {
+    for (const id of [...this.#cards.keys()]) this.dispose(id);
+  }
+
+  /**
+   * What the context relay needs of every live card.
+   *
+   * @param ownerOf - the owner rule of seed-behaviours 1.7 (saved owner, else the only chat).
+   */
+  contextCards(ownerOf: (owner: string | null) => string | null): ContextCard[] {
+    return [...this.#cards.values()].map((card) => ({
+      instanceId: card.descriptor.instanceId,
+      title: card.descriptor.title,
+      tool: card.descriptor.tool,
+      kind: card.descriptor.kind,
+      ownerChat: card.descriptor.kind === "card" ? ownerOf(card.descriptor.chatId) : null,
+      disposed: card.disposed,
+      report: card.report,
+      reportedAt: card.reportedAt,
+    }));
+  }
+}

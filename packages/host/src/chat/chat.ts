@@ -1,0 +1,136 @@
+import type { OnAppCall } from "../gate/app-call-gate";
+import type { AppMessageMode } from "../app-messages/app-message";
+import type { SourceSpec } from "../session/session-sources";
+
+/** What a chat lets the model's own tool calls do (seed-behaviours 2.4). */
+export interface ToolPermissions {
+  /** Tools that may reach outside (open world, or unannotated) need this. Default true in a chat. */
+  web: boolean;
+  /** Destructive tools need this. Default true in a chat: the person is there to stop a turn. */
+  write: boolean;
+}
+
+/** A model tool call about to run, as `onToolRequest` sees it. */
+export interface ToolRequest {
+  toolCallId: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments as the model sent them. */
+  arguments: unknown;
+  /** The tool's annotations from its server. */
+  annotations: Record<string, unknown> | undefined;
+  /** The source the tool comes from. */
+  source: string;
+  /** The chat asking. */
+  chat: string;
+}
+
+/**
+ * A check on the model's own tool calls, before they run. Return `true` or nothing to let the
+ * call run; `false` or a string to refuse it (the model is told "Tool call rejected." with the
+ * string). It may return a promise.
+ */
+export type OnToolRequest = (request: ToolRequest) => unknown;
+
+/** Options of `session.chat()`. */
+export interface ChatOptions {
+  /** The chat's key; default `chat-<n>`. A key already used is made unique (`support.1`). */
+  id?: string;
+  /** Shown above the chat when the session has several. Default: the key. */
+  title?: string;
+  /** The system prompt. */
+  system?: string;
+  /** What the model's tool calls may do. Default `{ web: true, write: true }`. */
+  permissions?: Partial<ToolPermissions>;
+  /** Most model steps (model calls) in one reply. Default 8. */
+  maxSteps?: number;
+  /** Most tool calls in one reply; past it the model is told the budget is spent. Default 16. */
+  maxToolCalls?: number;
+  /** Checks each model tool call before it runs. */
+  onToolRequest?: OnToolRequest;
+}
+
+/** Options of `mcpChatHost()` (seed-behaviours 1.1). */
+export interface ChatHostOptions {
+  /** Tell the model what the chat's open cards show (default true). With false, nothing is injected and `host.context()` still returns the text. */
+  context?: boolean;
+  /** What to do with messages apps ask to post (default "compose"). */
+  messages?: AppMessageMode;
+  /** Checks each tool call the pages of this chat's cards make. */
+  onAppCall?: OnAppCall | null;
+  /** The title of the cards this chat's tools open (default: the tool's title). */
+  title?: string;
+}
+
+/** What `mcpChatHost()` returns. */
+export interface ChatHostHandle {
+  /** The chat's key. */
+  readonly key: string;
+  /** The text the model is (or would be) given about the chat's open cards, or null. */
+  context(): string | null;
+  /** The tools given to the model, once the sources have listed them (see `ready`). */
+  readonly tools: readonly { name: string; source: string; description: string }[];
+  /** Resolves when every source has listed its tools. */
+  readonly ready: Promise<void>;
+}
+
+/** The internal record of a chat's host, kept by the session. */
+export interface ChatHostRecord {
+  sources: SourceSpec[];
+  sourceKeys: string[];
+  context: boolean;
+  messages: AppMessageMode;
+  onAppCall: OnAppCall | null;
+  title: string | undefined;
+}
+
+/**
+ * One chat of a session: its key, system prompt and limits, and the chat host attached to it by
+ * `mcpChatHost()`. Made with `session.chat()`.
+ */
+export class Chat {
+  /** @internal the chat host, set once by `mcpChatHost()`. */
+  host: ChatHostRecord | null = null;
+
+  /** @internal use `session.chat()`. */
+  constructor(
+    /** The chat's unique key in its session. */
+    readonly key: string,
+    /** The chat's options, with defaults filled in. */
+    readonly options: Readonly<
+      Required<Pick<ChatOptions, "title" | "maxSteps" | "maxToolCalls">> & {
+        system: string | undefined;
+        permissions: ToolPermissions;
+        onToolRequest: OnToolRequest | undefined;
+      }
+    >,
+    /** @internal the session that owns the chat. */
+    readonly sessionId: string,
+  ) {}
+}
+
+/**
+ * Fills in a chat's option defaults and checks them.
+ *
+ * @throws {TypeError} when a limit is not a positive whole number or `onToolRequest` is not a function.
+ */
+export function chatOptionsWithDefaults(key: string, options: ChatOptions): Chat["options"] {
+  const positive = (name: string, value: number | undefined, fallback: number) => {
+    const result = value ?? fallback;
+    if (!Number.isInteger(result) || result < 1) {
+      throw new TypeError(`\`${name}\` must be a positive whole number.`);
+    }
+    return result;
+  };
+  if (options.onToolRequest !== undefined && typeof options.onToolRequest !== "function") {
+    throw new TypeError("`onToolRequest` must be a function.");
+  }
+  return {
+    title: options.title ?? key,
+    system: options.system,
+    maxSteps: positive("maxSteps", options.maxSteps, 8),
+    maxToolCalls: positive("maxToolCalls", options.maxToolCalls, 16),
+    permissions: { web: true, write: true, ...options.permissions },
+    onToolRequest: options.onToolRequest,
+  };
+}

@@ -1,0 +1,35 @@
+import { wireError, type WireError, type WireErrorCode } from "@mcp-chat-host/protocol";
+
+/**
+ * A local error of the host engine whose `code` is a wire code, so it crosses the socket as is.
+ * `rpcCode` is set for the answers a card's page receives (seed-behaviours 1.9), so the browser's
+ * bridge answers the page with that JSON-RPC code.
+ */
+export class HostError extends Error {
+  override readonly name = "HostError";
+  /** True when trying again later may work. */
+  readonly retryable: boolean;
+  /** For card requests: the JSON-RPC error code the page sees. */
+  readonly rpcCode: number | undefined;
+
+  constructor(
+    readonly code: WireErrorCode,
+    message: string,
+    options: { rpcCode?: number; retryable?: boolean } = {},
+  ) {
+    super(message);
+    this.retryable = options.retryable ?? false;
+    this.rpcCode = options.rpcCode;
+  }
+
+  /** The error as it crosses the socket. */
+  toWire(): WireError {
+    return wireError(
+      this.code,
+      this.message,
+      this.rpcCode === undefined
+        ? { retryable: this.retryable }
+        : { retryable: this.retryable, rpcCode: this.rpcCode },
+    );
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The mcp-chat-host engine: `createHostServer` (sessions, chats, cards, the context relay, app
+ * messages, the `onAppCall` gate, the model runner, the store, and the Express + socket.io server),
+ * `mcpChatHost` to give a chat's model the tools of MCP Apps, in-process `McpApp`s, remote
+ * `mcpClient()` sources, and ready-made `policies`.
+ */
+
+// Server and sessions
+export { createHostServer, defaultSession, hostOptionsFromConfig } from "./create-host-server";
+export type { HostServer, HostServerOptions } from "./create-host-server";
+export { HostSession } from "./session/host-session";
+export type { BuiltContext, SessionUser } from "./session/host-session";
+export type { SessionFunction } from "./session/session-registry";
+export type { SourceSpec } from "./session/session-sources";
+export { HostError } from "./host-error";
+
+// Chats and chat hosts
+export { mcpChatHost } from "./mcp-chat-host";
+export { Chat } from "./chat/chat";
+export type {
+  ChatHostHandle,
+  ChatHostOptions,
+  ChatOptions,
+  OnToolRequest,
+  ToolPermissions,
+  ToolRequest,
+} from "./chat/chat";
+export type { ShowCardOptions } from "./cards/card-service";
+
+// The gate on page calls, approvals and policies
+export {
+  UNCHECKED_RESTORED_CARD_REFUSAL,
+  appCallVerdict,
+  assembleHookChain,
+  defaultRefusal,
+  runAppCallChain,
+} from "./gate/app-call-gate";
+export type { AppCall, AppCallSession, AppCallVerdict, OnAppCall } from "./gate/app-call-gate";
+export { policies, PolicyConfigError, parseAppCallRules } from "./gate/policies";
+export type { AppCallRule, AppCallRules, AppCallRulesInput } from "./gate/policies";
+export { ApprovalBroker, SESSION_ENDED_REFUSAL } from "./gate/approval-broker";
+
+// The context relay and app messages
+export { APP_CONTEXT_HEADER, buildAppContext, withAppContext } from "./context/context-relay";
+export type { ContextCard } from "./context/context-relay";
+export { reportText } from "./context/report-text";
+export { appMessageText, routeAppMessage } from "./app-messages/app-message";
+export type { AppMessageMode } from "./app-messages/app-message";
+
+// Sources
+export { McpApp, appTool, appResourceUri } from "./sources/mcp-app";
+export type { McpAppOptions, McpAppTool, McpAppToolExtra } from "./sources/mcp-app";
+export { McpClient, mcpClient, defaultClientName } from "./sources/mcp-client";
+export type { McpClientOptions } from "./sources/mcp-client";
+export { configSourceFactory } from "./sources/config-source";
+export { SourceError, isSourceError } from "./sources/source-error";
+export type { Source, SourceFactory, SourceTool } from "./sources/source";
+export { modelValue, toolHasView, toolResourceUri, isVisibleTo } from "./sources/tool-metadata";
+
+// The model
+export { createOfflineModel, describeModel, resolveModel, runTurn } from "./model/index";
+export type { HostTool, TurnEvent, TurnResult } from "./model/index";
+
+// The store
+export { openStore } from "./store/open-store";
+export { SqliteStore } from "./store/sqlite-store";
+export { StoreError, isStoreError } from "./store/store-error";
+export type * from "./store/host-store";
+
+// The connection layer, re-exported for operators who configure the host in code
+export {
+  McpConnection,
+  McpClientSession,
+  toolsMcp,
+  loadMcpConfig,
+  parseMcpConfig,
+  checkToolPermission,
+  effectiveAnnotations,
+} from "@mcp-chat-host/connection";
+export type { McpConfig, McpServerConfig } from "@mcp-chat-host/connection";

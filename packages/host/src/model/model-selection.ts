@@ -1,0 +1,166 @@
+// Which model a server talks to, from one string (MODEL, --model, the config file) or an AI SDK
+// model object. Keys come from the providers' usual environment variables and are read here, at
+// start, so a missing key is reported before anyone sends a message.
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import { createOfflineModel } from "./offline-model";
+
+/** A model object the AI SDK accepts (not a gateway model id string). */
+export type ModelObject = Exclude<LanguageModel, string>;
+
+/** The environment variables model selection reads. */
+export type ModelEnvironment = Readonly<Record<string, string | undefined>>;
+
+/** Why a model spec could not be used. */
+export type ModelSelectionErrorCode =
+  "model-key-missing" | "model-spec-invalid" | "model-spec-unknown";
+
+/** The forms a model spec may take, listed in error messages. */
+export const MODEL_SPEC_FORMS = [
+  "offline",
+  "anthropic:<model id>",
+  "openai:<model id>",
+  "openai-compatible:<base URL>#<model id>",
+] as const;
+
+/** A model spec that names no usable model; the message says how to fix it. */
+export class ModelSelectionError extends Error {
+  override readonly name = "ModelSelectionError";
+
+  constructor(
+    readonly code: ModelSelectionErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Turns a model spec into an AI SDK model. Strings: `"offline"` (also for `undefined` or `""`),
+ * `anthropic:<id>` (key from ANTHROPIC_API_KEY, base URL from ANTHROPIC_BASE_URL if set),
+ * `openai:<id>` (OPENAI_API_KEY, OPENAI_BASE_URL), `openai-compatible:<baseURL>#<id>` for Ollama or
+ * vLLM (optional key from OPENAI_COMPATIBLE_API_KEY). A model object is returned as it is.
+ * Nothing is sent over the network here.
+ *
+ * @param spec - the spec, or a model object.
+ * @param env - where keys are read; `process.env` by default.
+ * @returns the model.
+ * @throws {ModelSelectionError} `model-key-missing` naming the variable to set,
+ *   `model-spec-invalid` for a malformed spec of a known provider, `model-spec-unknown` for any
+ *   other prefix (the message lists the forms).
+ */
+export function resolveModel(
+  spec: string | LanguageModel | undefined,
+  env: ModelEnvironment = process.env,
+): ModelObject {
+  if (spec !== undefined && typeof spec !== "string") return spec;
+  const text = (spec ?? "").trim();
+  if (text === "" || text === "offline") return createOfflineModel();
+  const colon = text.indexOf(":");
+  const prefix = colon === -1 ? text : text.slice(0, colon);
+  const rest = colon === -1 ? "" : text.slice(colon + 1).trim();
+  switch (prefix) {
+    case "anthropic": {
+      const modelId = requireModelId(rest, "anthropic:<model id>", "anthropic:claude-sonnet-4-5");
+      const apiKey = requireKey(env, "ANTHROPIC_API_KEY", text);
+      const baseURL = env["ANTHROPIC_BASE_URL"];
+      return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+    }
+    case "openai": {
+      const modelId = requireModelId(rest, "openai:<model id>", "openai:gpt-4.1");
+      const apiKey = requireKey(env, "OPENAI_API_KEY", text);
+      const baseURL = env["OPENAI_BASE_URL"];
+      return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+    }
+    case "openai-compatible": {
+      const { baseURL, modelId } = parseCompatible(rest);
+      const apiKey = env["OPENAI_COMPATIBLE_API_KEY"];
+      const provider = createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+      });
+      return provider.chatModel(modelId);
+    }
+    default:
+      throw new ModelSelectionError(
+        "model-spec-unknown",
+        `The model "${describeModel(text)}" is not one this host knows. ` +
+          `Write one of: ${MODEL_SPEC_FORMS.join(", ")}.`,
+      );
+  }
+}
+
+/**
+ * A short name of a model for logs and the browser: `offline`, `anthropic:<id>`,
+ * `openai-compatible:<url>#<id>` (without user, password or query of the URL), or
+ * `<provider>:<model id>` of a model object. Never contains a key.
+ *
+ * @returns the description.
+ */
+export function describeModel(spec: string | LanguageModel | undefined): string {
+  if (spec !== undefined && typeof spec !== "string") return `${spec.provider}:${spec.modelId}`;
+  const text = (spec ?? "").trim();
+  if (text === "") return "offline";
+  if (!text.startsWith("openai-compatible:")) return text;
+  const rest = text.slice("openai-compatible:".length);
+  const hash = rest.lastIndexOf("#");
+  const address = hash === -1 ? rest : rest.slice(0, hash);
+  const modelId = hash === -1 ? "" : rest.slice(hash);
+  return `openai-compatible:${safeAddress(address)}${modelId}`;
+}
+
+function requireModelId(rest: string, form: string, example: string): string {
+  if (rest !== "") return rest;
+  throw new ModelSelectionError(
+    "model-spec-invalid",
+    `Name the model after the colon: ${form}, for example ${example}.`,
+  );
+}
+
+function requireKey(env: ModelEnvironment, variable: string, spec: string): string {
+  const key = env[variable];
+  if (key !== undefined && key.trim() !== "") return key;
+  throw new ModelSelectionError(
+    "model-key-missing",
+    `The model ${spec} needs an API key: set ${variable} in the server's environment, ` +
+      `or choose the offline model (MODEL=offline).`,
+  );
+}
+
+function parseCompatible(rest: string): { baseURL: string; modelId: string } {
+  const usage =
+    "Write openai-compatible:<base URL>#<model id>, for example " +
+    "openai-compatible:http://127.0.0.1:11434/v1#llama3.2.";
+  const hash = rest.lastIndexOf("#");
+  const baseURL = hash === -1 ? rest : rest.slice(0, hash).trim();
+  const modelId = hash === -1 ? "" : rest.slice(hash + 1).trim();
+  if (modelId === "") {
+    throw new ModelSelectionError("model-spec-invalid", `The model id is missing. ${usage}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new ModelSelectionError("model-spec-invalid", `The base URL is not a URL. ${usage}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ModelSelectionError(
+      "model-spec-invalid",
+      `The base URL must start with http:// or https://. ${usage}`,
+    );
+  }
+  return { baseURL, modelId };
+}
+
+// A URL may carry credentials (user:password@ or ?key=); logs get only its origin and path.
+function safeAddress(address: string): string {
+  try {
+    const url = new URL(address);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return "<unreadable address>";
+  }
+}

@@ -1,0 +1,64 @@
+import type { JSONValue } from "@ai-sdk/provider";
+import type { FinishReason, ModelMessage } from "ai";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { ToolCheckName } from "./tool-checks";
+
+/** How a turn ended: it ran to its end, the person stopped it, or it failed. */
+export type TurnStatus = "complete" | "stopped" | "error";
+
+/** What a turn leaves behind; also the value {@link runTurn} resolves with. */
+export interface TurnResult {
+  status: TurnStatus;
+  /**
+   * The assistant and tool messages of the turn, to store after the person's message. When the
+   * turn was stopped, they end with what had been said, and every call that had started gets a
+   * result (a call cut short reads "Tool call cancelled: ..."), so the history stays valid.
+   */
+  responseMessages: ModelMessage[];
+  /** The text the model said in the turn, steps joined with a blank line. */
+  text: string;
+  /** The model's reason for ending its last step, when it got that far. */
+  finishReason?: FinishReason;
+  /** Why the turn failed (status "error"). */
+  error?: unknown;
+}
+
+/**
+ * What happens during a turn, in order, for relaying to the browser. Events stop once the turn's
+ * promise has resolved: a tool that ignores its abort signal cannot report after a stop.
+ */
+export type TurnEvent =
+  | { type: "text-delta"; delta: string }
+  | { type: "tool-started"; toolCallId: string; name: string; arguments: Record<string, unknown> }
+  | {
+      type: "tool-progress";
+      toolCallId: string;
+      progress: number;
+      total?: number;
+      message?: string;
+    }
+  | {
+      type: "tool-finished";
+      toolCallId: string;
+      name: string;
+      isError: boolean;
+      value: JSONValue;
+      raw?: CallToolResult;
+    }
+  | {
+      type: "tool-refused";
+      toolCallId: string;
+      name: string;
+      check: ToolCheckName;
+      reason: string;
+      /** The error behind a failed hook, for the log. */
+      cause?: unknown;
+    }
+  /** A call that had started when the person stopped the turn; a card waiting on it closes. */
+  | { type: "tool-cancelled"; toolCallId: string; name: string }
+  /** The turn ended (complete or stopped); carries the same fields as the result. */
+  | ({ type: "finished" } & Omit<TurnResult, "error">)
+  | { type: "error"; error: unknown; responseMessages: ModelMessage[] };
+
+/** Receives the events of a turn. A listener that throws ends the turn with status "error". */
+export type TurnEventListener = (event: TurnEvent) => void;

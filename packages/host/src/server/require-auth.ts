@@ -1,0 +1,72 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { wireError } from "@mcp-chat-host/protocol";
+import type { AuthenticatedSession, Authenticator } from "./auth";
+import { sendNoticePage, signInAdvice } from "./notice-pages";
+
+const SESSION_KEY = "mcpChatHostSession";
+
+/** Whether a request is a browser loading a page (it gets an HTML answer, not JSON). */
+export function wantsPage(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const destination = request.get("sec-fetch-dest");
+  if (destination !== undefined) return destination === "document";
+  return request.accepts(["json", "html"]) === "html";
+}
+
+/**
+ * Express middleware that lets only authenticated requests through. It puts the
+ * {@link AuthenticatedSession} on the response (read it with {@link sessionOf}); a request without
+ * credentials gets 401: a page saying how to sign in for a page load, a JSON
+ * `{ ok: false, error }` otherwise; a broken auth function gets 500.
+ *
+ * @param authenticator - recognises the user.
+ * @returns the middleware.
+ */
+export function requireAuth(authenticator: Authenticator): RequestHandler {
+  return async (request: Request, response: Response, next: NextFunction): Promise<void> => {
+    const result = await authenticator.authenticate(request);
+    if (result.ok) {
+      if (result.setCookie !== undefined) response.append("Set-Cookie", result.setCookie);
+      response.locals[SESSION_KEY] = result.session;
+      next();
+      return;
+    }
+    if (result.failure === "failed") {
+      response.status(500).json({
+        ok: false,
+        error: wireError(
+          "internal",
+          "Signing in failed on the server; try again, and tell the operator if it keeps failing.",
+          { retryable: true },
+        ),
+      });
+      return;
+    }
+    if (wantsPage(request)) {
+      sendNoticePage(response, 401, "Sign in to mcp-chat-host", signInAdvice[authenticator.mode]);
+      return;
+    }
+    response.status(401).json({
+      ok: false,
+      error: wireError("unauthorized", `${signInAdvice[authenticator.mode].join(" ")}`),
+    });
+  };
+}
+
+/**
+ * The session of a request that passed {@link requireAuth} (for routes added to the layer's
+ * `routes` router).
+ *
+ * @param response - the Express response of that request.
+ * @returns the user and session id.
+ * @throws {Error} when the request did not pass through the auth middleware (a wiring mistake).
+ */
+export function sessionOf(response: Response): AuthenticatedSession {
+  const session = response.locals[SESSION_KEY] as AuthenticatedSession | undefined;
+  if (session === undefined) {
+    throw new Error(
+      "sessionOf() called on a route that is not behind requireAuth; add the route to the layer's routes router.",
+    );
+  }
+  return session;
+}

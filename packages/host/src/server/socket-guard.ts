@@ -1,0 +1,116 @@
+import type { IncomingMessage } from "node:http";
+import { wireError, type WireError } from "@mcp-chat-host/protocol";
+import type { Logger } from "pino";
+import type { Authenticator, HostUser } from "./auth";
+import { signInAdvice } from "./notice-pages";
+import type { OriginPolicy } from "./origin-check";
+
+/** What an authenticated socket carries in `socket.data`. */
+export interface HostSocketData {
+  user: HostUser;
+  sessionId: string;
+}
+
+/** The error a refused handshake passes to the client's `connect_error` (`error.data`). */
+export type HandshakeError = Error & { data: WireError };
+
+/** A socket as the auth middleware sees it. */
+interface HandshakingSocket {
+  request: IncomingMessage;
+  data: Partial<HostSocketData>;
+}
+
+/**
+ * engine.io's `allowRequest`: refuses every handshake whose `Host` or `Origin` is not allowed,
+ * before any WebSocket is set up (the client sees a failed upgrade → `connect_error`).
+ *
+ * @param policy - the host's allow-lists (undefined before listening: everything is refused).
+ * @param logger - refusals are logged with their reason.
+ * @returns the `allowRequest` function.
+ */
+export function handshakeOriginCheck(
+  policy: () => OriginPolicy | undefined,
+  logger: Logger,
+): (
+  request: IncomingMessage,
+  callback: (error: string | null | undefined, success: boolean) => void,
+) => void {
+  return (request, callback) => {
+    const current = policy();
+    const refusal =
+      current === undefined
+        ? { error: wireError("unavailable", "The server is not ready.") }
+        : current.checkHandshake(request);
+    if (refusal === null) {
+      callback(null, true);
+      return;
+    }
+    logger.warn(
+      {
+        host: request.headers.host,
+        origin: request.headers.origin,
+        peer: request.socket.remoteAddress,
+      },
+      `Refused a socket handshake: ${refusal.error.message}`,
+    );
+    callback(refusal.error.message, false);
+  };
+}
+
+/**
+ * socket.io middleware (`io.use`) that authenticates the handshake and puts `{ user, sessionId }`
+ * on `socket.data`. A refusal reaches the client's `connect_error` with a message saying how to
+ * sign in and the {@link WireError} as `error.data` (`unauthorized`, or `internal` when the auth
+ * check itself failed).
+ *
+ * @param authenticator - recognises the user.
+ * @param logger - refusals are logged.
+ * @returns the middleware.
+ */
+export function socketAuth(
+  authenticator: Authenticator,
+  logger: Logger,
+): (socket: HandshakingSocket, next: (error?: Error) => void) => void {
+  return (socket, next) => {
+    authenticator.authenticate(socket.request).then(
+      (result) => {
+        if (result.ok) {
+          socket.data.user = result.session.user;
+          socket.data.sessionId = result.session.sessionId;
+          next();
+          return;
+        }
+        const error =
+          result.failure === "failed"
+            ? wireError(
+                "internal",
+                "Signing in failed on the server; try again, and tell the operator if it keeps failing.",
+                {
+                  retryable: true,
+                },
+              )
+            : wireError("unauthorized", signInAdvice[authenticator.mode].join(" "));
+        logger.warn(
+          { peer: socket.request.socket.remoteAddress, failure: result.failure },
+          "Refused an unauthenticated socket.",
+        );
+        next(handshakeError(error));
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "Socket authentication failed.");
+        next(
+          handshakeError(
+            wireError("internal", "Signing in failed on the server; try again.", {
+              retryable: true,
+            }),
+          ),
+        );
+      },
+    );
+  };
+}
+
+/** An Error carrying a WireError, as socket.io sends it in `connect_error`. */
+function handshakeError(error: WireError): HandshakeError {
+  return Object.assign(new Error(error.message), { data: error });
+}

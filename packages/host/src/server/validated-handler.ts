@@ -1,0 +1,180 @@
+import {
+  type Ack,
+  type ClientEventName,
+  type ClientEventValues,
+  type ClientPayload,
+  clientEventSchemas,
+  limits,
+  type WireError,
+  wireError,
+  wireErrorCodes,
+  isWireError,
+} from "@mcp-chat-host/protocol";
+import type { Logger } from "pino";
+import type { z } from "zod";
+
+/** Options of {@link validatedHandler}. */
+export interface ValidatedHandlerOptions {
+  /** Where dropped events and unexpected errors are logged. */
+  logger?: Logger | undefined;
+  /** The event's name, for logs. */
+  event?: string | undefined;
+  /** Largest payload accepted, in bytes of JSON (default `limits.maxPayloadBytes`). */
+  maxBytes?: number | undefined;
+}
+
+const WIRE_CODES: ReadonlySet<string> = new Set(wireErrorCodes);
+
+/** The message a person sees when the server failed in a way it didn't expect. */
+const INTERNAL_MESSAGE =
+  "Something went wrong on the server. Try again; if it keeps failing, the server log has the details.";
+
+/**
+ * Turns anything thrown by a handler into the {@link WireError} the browser receives. A
+ * WireError, or an error whose `code` is a wire code (local error classes that choose one), keeps
+ * its code, message, `retryable` and `rpcCode`; anything else becomes `internal` with a generic
+ * message, never a stack or an internal message.
+ *
+ * @param error - what was thrown or rejected.
+ * @returns the error to send.
+ */
+export function toWireError(error: unknown): WireError {
+  if (isWireError(error)) {
+    const { code, message, retryable, rpcCode } = error;
+    return rpcCode === undefined
+      ? wireError(code, message, { retryable })
+      : wireError(code, message, { retryable, rpcCode });
+  }
+  if (typeof error === "object" && error !== null) {
+    const { code, message, retryable, rpcCode } = error as Record<string, unknown>;
+    if (typeof code === "string" && WIRE_CODES.has(code) && typeof message === "string") {
+      return wireError(code as WireError["code"], message, {
+        retryable: retryable === true,
+        ...(typeof rpcCode === "number" ? { rpcCode } : {}),
+      });
+    }
+  }
+  return wireError("internal", INTERNAL_MESSAGE);
+}
+
+/**
+ * Describes the first problems of a failed parse, naming the fields.
+ *
+ * @returns e.g. `The request is not valid: instanceId: Invalid input: expected string, received undefined.`
+ */
+function describeIssues(error: z.ZodError): string {
+  const parts = error.issues.slice(0, 3).map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "payload";
+    return `${field}: ${issue.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : "";
+  return `The request is not valid: ${parts.join("; ")}${more}.`;
+}
+
+/** Bytes of a payload's JSON form, or Infinity when it has none (it cannot be valid then). */
+function jsonBytes(payload: unknown): number {
+  try {
+    const text = JSON.stringify(payload);
+    return text === undefined ? 0 : Buffer.byteLength(text, "utf8");
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * Wraps a socket event handler so that it only ever sees a valid payload and always answers the
+ * acknowledgement once: a payload over `maxBytes` → `too_large`; one that fails the schema →
+ * `bad_request` naming the field; a thrown or rejected error → {@link toWireError}; otherwise
+ * `{ ok: true, value }`. An event sent without an acknowledgement callback is dropped with a
+ * warning (every event of the contract has one, so this is a broken or hostile client).
+ *
+ * @param schema - the payload's zod schema (from `@mcp-chat-host/protocol` where it has one).
+ * @param handler - runs with the parsed payload; its return value (or promise) is the ack value.
+ * @param options - logger, event name and size cap.
+ * @returns a listener for `socket.on(event, ...)`.
+ */
+export function validatedHandler<Schema extends z.ZodType, Value>(
+  schema: Schema,
+  handler: (payload: z.output<Schema>) => Value | Promise<Value>,
+  options: ValidatedHandlerOptions = {},
+): (...args: unknown[]) => void {
+  const maxBytes = options.maxBytes ?? limits.maxPayloadBytes;
+  return (...args: unknown[]): void => {
+    const last = args[args.length - 1];
+    if (typeof last !== "function") {
+      options.logger?.warn(
+        { event: options.event },
+        "Dropped an event sent without an acknowledgement callback.",
+      );
+      return;
+    }
+    let answered = false;
+    const answer = (ack: Ack<Value>): void => {
+      if (answered) return;
+      answered = true;
+      (last as (ack: Ack<Value>) => void)(ack);
+    };
+    const payloads = args.slice(0, -1);
+    if (payloads.length > 1) {
+      answer({
+        ok: false,
+        error: wireError("bad_request", "The request is not valid: send one payload object."),
+      });
+      return;
+    }
+    const payload = payloads[0];
+    if (jsonBytes(payload) > maxBytes) {
+      options.logger?.warn({ event: options.event, maxBytes }, "Refused an oversized payload.");
+      answer({
+        ok: false,
+        error: wireError(
+          "too_large",
+          `The request is larger than the server accepts (${maxBytes} bytes); send less at once.`,
+        ),
+      });
+      return;
+    }
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      answer({ ok: false, error: wireError("bad_request", describeIssues(parsed.error)) });
+      return;
+    }
+    const fail = (error: unknown): void => {
+      const wire = toWireError(error);
+      if (wire.code === "internal")
+        options.logger?.error({ err: error, event: options.event }, "A socket handler failed.");
+      answer({ ok: false, error: wire });
+    };
+    try {
+      Promise.resolve(handler(parsed.data)).then((value) => answer({ ok: true, value }), fail);
+    } catch (error) {
+      fail(error);
+    }
+  };
+}
+
+/** A socket that can register listeners (socket.io's `Socket`, typed or not). */
+interface ListeningSocket {
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/**
+ * Registers a handler for one browser event of the wire contract, validated with that event's
+ * schema from `@mcp-chat-host/protocol` and typed with its payload and ack value.
+ *
+ * @param socket - the server-side socket.
+ * @param event - the event name.
+ * @param handler - runs with the parsed payload; returns the ack value.
+ * @param options - logger and size cap (the event name is filled in).
+ */
+export function handleClientEvent<Event extends ClientEventName>(
+  socket: ListeningSocket,
+  event: Event,
+  handler: (
+    payload: ClientPayload<Event>,
+  ) => ClientEventValues[Event] | Promise<ClientEventValues[Event]>,
+  options: Omit<ValidatedHandlerOptions, "event"> = {},
+): void {
+  const schema = clientEventSchemas[event] as unknown as z.ZodType<ClientPayload<Event>>;
+  socket.on(event, validatedHandler(schema, handler, { ...options, event }));
+}

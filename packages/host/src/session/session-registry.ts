@@ -1,0 +1,86 @@
+import type { Logger } from "pino";
+import { HostSession, type SessionUser } from "./host-session";
+import type { SessionServices } from "./session-services";
+
+/** The function run once per session to set up its chats and panes (DESIGN section 4). */
+export type SessionFunction = (session: HostSession) => void | Promise<void>;
+
+/**
+ * The live sessions of the server, one per signed-in browser tab. A tab that reconnects within
+ * the grace period finds its session (running replies, cards, approvals) as it left it; after
+ * that the session ends and its sources close. An interface of its own so that a registry shared
+ * by several nodes can follow.
+ */
+export class SessionRegistry {
+  readonly #sessions = new Map<
+    string,
+    { session: HostSession; setup: Promise<void>; timer: NodeJS.Timeout | null; sockets: number }
+  >();
+
+  constructor(
+    private readonly services: SessionServices,
+    private readonly setup: SessionFunction,
+    private readonly options: { graceMs: number; logger: Logger },
+  ) {}
+
+  /**
+   * The session of a tab, made (and its session function run) on first connection.
+   *
+   * @param key - stable per tab: the sign-in session and the tab's own id.
+   * @throws what the session function throws (the session is not kept then).
+   */
+  async obtain(key: string, user: SessionUser): Promise<HostSession> {
+    const existing = this.#sessions.get(key);
+    if (existing && !existing.session.ended) {
+      if (existing.timer) clearTimeout(existing.timer);
+      existing.timer = null;
+      existing.sockets += 1;
+      await existing.setup;
+      return existing.session;
+    }
+    const session = new HostSession(key, user, this.services);
+    const setup = Promise.resolve().then(() => this.setup(session));
+    const entry = { session, setup, timer: null, sockets: 1 };
+    this.#sessions.set(key, entry);
+    try {
+      await setup;
+    } catch (error) {
+      this.#sessions.delete(key);
+      await session.end();
+      throw error;
+    }
+    return session;
+  }
+
+  /** A tab's socket went away; the session ends after the grace period unless it comes back. */
+  release(key: string): void {
+    const entry = this.#sessions.get(key);
+    if (!entry) return;
+    entry.sockets = Math.max(0, entry.sockets - 1);
+    if (entry.sockets > 0 || entry.timer) return;
+    entry.timer = setTimeout(() => {
+      entry.timer = null;
+      if (entry.sockets > 0) return;
+      this.#sessions.delete(key);
+      entry.session
+        .end()
+        .catch((error: unknown) =>
+          this.options.logger.warn({ err: error, session: key }, "a session did not end cleanly"),
+        );
+    }, this.options.graceMs);
+    entry.timer.unref();
+  }
+
+  /** The number of live sessions. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Ends every session (at shutdown). */
+  async endAll(): Promise<void> {
+    const entries = [...this.#sessions.values()];
+    this.#sessions.clear();
+    for (const entry of entries) if (entry.timer) clearTimeout(entry.timer);
+    await Promise.allSettled(entries.map((entry) => entry.session.end()));
+  }
+}

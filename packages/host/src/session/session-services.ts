@@ -1,0 +1,41 @@
+import type { LanguageModel } from "ai";
+import type { Logger } from "pino";
+import type { ViewResourceMeta } from "../sources/view-resource";
+import type { HostStore } from "../store/host-store";
+import type { ConfiguredSources, ProcessSources } from "./session-sources";
+
+/** Where a card's view is shown: its source's sandbox origin and the proxy page URL there. */
+export interface SandboxPlacement {
+  origin: string;
+  proxyUrl: string;
+}
+
+/** What every session of a server shares. */
+export interface SessionServices {
+  store: HostStore;
+  /** The model every chat talks to. */
+  model: Exclude<LanguageModel, string>;
+  /** The model's name, for the browser (never a key). */
+  modelName: string;
+  logger: Logger;
+  configured: ConfiguredSources;
+  processSources: ProcessSources;
+  /**
+   * Where a source's views are shown.
+   *
+   * @param source - the source key.
+   * @param meta - the view's `_meta.ui` (its CSP and permissions go into the proxy URL).
+   * @param pageHost - the `Host` the tab's page was served under, so the sandbox stays same-site.
+   */
+  sandboxFor(source: string, meta: ViewResourceMeta, pageHost?: string): Promise<SandboxPlacement>;
+  /**
+   * Takes one page call of a card from its rate budget.
+   *
+   * @returns null when it may go on, else a sentence for the page.
+   */
+  takePageCall(instanceId: string): string | null;
+  /** The clock (ms since the epoch); injectable for tests. */
+  now(): number;
+  /** How long a turn's tool call may run before it is cancelled, in seconds. */
+  toolTimeout: number;
+}

@@ -1,0 +1,181 @@
+import type { Logger } from "pino";
+import { SourceError } from "../sources/source-error";
+import type { Source, SourceFactory } from "../sources/source";
+
+/**
+ * Where a chat's apps come from: an in-process `McpApp`, the value of `mcpClient()`, or the name
+ * of a server in the configuration file.
+ */
+export type SourceSpec = SourceFactory | string;
+
+/** How the host opens a configured server: its own connection per session, or one for the process. */
+export interface ConfiguredSources {
+  /** The names of the configured servers. */
+  names(): string[];
+  /**
+   * The factory for one configured server, and whether sessions share one connection to it.
+   *
+   * @returns undefined when no server has that name.
+   */
+  factory(name: string): { factory: SourceFactory; shared: boolean } | undefined;
+}
+
+/**
+ * Sources opened once for the whole process (configured stdio servers, by default: each costs a
+ * process of about 100 MB). Opened lazily; a source that closed is opened again on next use.
+ */
+export class ProcessSources {
+  readonly #open = new Map<string, Promise<Source>>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /**
+   * The process-wide source of a factory, opened on first use.
+   *
+   * @throws {SourceError} when it cannot be opened (the failure is not cached).
+   */
+  get(factory: SourceFactory): Promise<Source> {
+    const existing = this.#open.get(factory.key);
+    if (existing) return existing;
+    const opening = factory.open().then(
+      (source) => {
+        source.onClose(() => {
+          if (this.#open.get(factory.key) === opening) this.#open.delete(factory.key);
+          this.logger.warn({ source: factory.key }, "shared MCP source closed");
+        });
+        return source;
+      },
+      (error: unknown) => {
+        this.#open.delete(factory.key);
+        throw error;
+      },
+    );
+    this.#open.set(factory.key, opening);
+    return opening;
+  }
+
+  /** Closes every shared source (at server shutdown). */
+  async closeAll(): Promise<void> {
+    const sources = [...this.#open.values()];
+    this.#open.clear();
+    await Promise.allSettled(sources.map(async (opening) => (await opening).close()));
+  }
+}
+
+interface Registered {
+  factory: SourceFactory;
+  shared: boolean;
+  opening: Promise<Source> | null;
+}
+
+/**
+ * The sources of one session, by key (seed-behaviours 1.2: every source is registered in a
+ * per-session registry, so restored cards can find it again). Each is opened once, on first use.
+ */
+export class SessionSources {
+  readonly #byKey = new Map<string, Registered>();
+
+  constructor(
+    private readonly configured: ConfiguredSources,
+    private readonly processSources: ProcessSources,
+  ) {}
+
+  /**
+   * Registers a source and returns its key. Registering the same factory (or configured name)
+   * again is harmless; another source under a key already taken is an error.
+   *
+   * @throws {SourceError} `invalid_options` for an unknown configured name or a key used twice.
+   */
+  register(spec: SourceSpec): string {
+    const resolved = this.#resolve(spec);
+    const existing = this.#byKey.get(resolved.factory.key);
+    if (existing) {
+      if (existing.factory === resolved.factory) return resolved.factory.key;
+      throw new SourceError(
+        "invalid_options",
+        `Each source needs its own name; "${resolved.factory.key}" is used twice.`,
+      );
+    }
+    this.#byKey.set(resolved.factory.key, { ...resolved, opening: null });
+    return resolved.factory.key;
+  }
+
+  /** The key a spec would register under, without registering it. */
+  keyOf(spec: SourceSpec): string {
+    return this.#resolve(spec).factory.key;
+  }
+
+  /** True when a source of that key is registered in this session. */
+  has(key: string): boolean {
+    return this.#byKey.has(key);
+  }
+
+  /** The registered keys, in order. */
+  keys(): string[] {
+    return [...this.#byKey.keys()];
+  }
+
+  /**
+   * The open source of a key, opening it on first use.
+   *
+   * @throws {SourceError} `unavailable` when the key is not registered, or the opening error.
+   */
+  get(key: string): Promise<Source> {
+    const registered = this.#byKey.get(key);
+    if (!registered) {
+      return Promise.reject(new SourceError("unavailable", "This app isn't available any more."));
+    }
+    if (registered.shared) return this.processSources.get(registered.factory);
+    if (!registered.opening) {
+      const opening = registered.factory.open();
+      registered.opening = opening;
+      // A failed or closed source is opened again on next use.
+      opening.then(
+        (source) =>
+          source.onClose(() => {
+            if (registered.opening === opening) registered.opening = null;
+          }),
+        () => {
+          if (registered.opening === opening) registered.opening = null;
+        },
+      );
+    }
+    return registered.opening;
+  }
+
+  /** Closes the session's own sources; shared ones stay open for other sessions. */
+  async closeAll(): Promise<void> {
+    const own = [...this.#byKey.values()].filter((entry) => !entry.shared && entry.opening);
+    await Promise.allSettled(
+      own.map(async (entry) => {
+        const source = await entry.opening;
+        await source?.close();
+      }),
+    );
+  }
+
+  #resolve(spec: SourceSpec): { factory: SourceFactory; shared: boolean } {
+    if (typeof spec === "string") {
+      const found = this.configured.factory(spec);
+      if (!found) {
+        throw new SourceError(
+          "invalid_options",
+          `No MCP server named "${spec}" is configured; configured: ${this.configured.names().join(", ") || "none"}.`,
+        );
+      }
+      return found;
+    }
+    if (
+      typeof spec !== "object" ||
+      spec === null ||
+      typeof spec.open !== "function" ||
+      typeof spec.key !== "string"
+    ) {
+      throw new SourceError(
+        "invalid_options",
+        "A source must be an McpApp, the value of mcpClient(), or the name of a configured server.",
+      );
+    }
+    return { factory: spec, shared: false };
+  }
+}

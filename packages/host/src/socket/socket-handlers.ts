@@ -1,0 +1,154 @@
+import {
+  type ClientEventName,
+  type ClientEventValues,
+  type ClientPayload,
+  wireError,
+} from "@mcp-chat-host/protocol";
+import type { Logger } from "pino";
+import { HostError } from "../host-error";
+import { handleClientEvent } from "../server/validated-handler";
+import type { HostSession } from "../session/host-session";
+import { isSourceError } from "../sources/source-error";
+import { isStoreError } from "../store/store-error";
+import { ApprovalError } from "../gate/approval-broker";
+import { McpConnectionError } from "@mcp-chat-host/connection";
+
+interface ListeningSocket {
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/**
+ * Maps the engine's local errors onto wire errors: store failures become `storage` (the message
+ * was not stored, so nothing was acknowledged), source and connection failures `unavailable`.
+ */
+export function toEngineWireError(error: unknown): unknown {
+  if (error instanceof HostError) return error.toWire();
+  if (isStoreError(error)) {
+    if (error.code === "not_found") return wireError("not_found", error.message);
+    if (error.code === "invalid_import" || error.code === "invalid_record")
+      return wireError("bad_request", error.message);
+    return wireError("storage", error.message, { retryable: error.retryable });
+  }
+  if (isSourceError(error)) return wireError("unavailable", error.message, { retryable: true });
+  if (error instanceof McpConnectionError)
+    return wireError("unavailable", error.message, { retryable: true });
+  if (error instanceof ApprovalError) return wireError("not_found", error.message);
+  return error;
+}
+
+/**
+ * Binds every browser event of the wire contract to the tab's session. Each payload is validated
+ * against its schema first; each handler answers its acknowledgement exactly once.
+ */
+export function bindSessionEvents(
+  socket: ListeningSocket,
+  sessionReady: Promise<HostSession>,
+  logger: Logger,
+): void {
+  // Handlers are bound before the session exists (its setup is async), so that nothing the tab
+  // sends right after connecting is lost; each waits for the session.
+  const on = <E extends ClientEventName>(
+    event: E,
+    handler: (
+      payload: ClientPayload<E>,
+      session: HostSession,
+    ) => ClientEventValues[E] | Promise<ClientEventValues[E]>,
+  ) =>
+    handleClientEvent(
+      socket,
+      event,
+      async (payload) => {
+        try {
+          return await handler(payload, await sessionReady);
+        } catch (error) {
+          throw toEngineWireError(error);
+        }
+      },
+      { logger },
+    );
+  on("session:hello", (payload, session) => session.hello(payload.conversationId));
+  on("conversation:list", (_payload, session) => session.listConversations());
+  on("conversation:create", (payload, session) => session.createConversation(payload.title));
+  on("conversation:open", (payload, session) => session.openConversation(payload.conversationId));
+  on("conversation:rename", (payload, session) =>
+    session.renameConversation(payload.conversationId, payload.title),
+  );
+  on("conversation:delete", async (payload, session) => {
+    await session.deleteConversation(payload.conversationId);
+    return { deleted: true as const };
+  });
+  on("conversation:export", (payload, session) =>
+    session.exportConversation(payload.conversationId),
+  );
+  on("conversation:import", (payload, session) => session.importConversation(payload.document));
+  on("message:send", (payload, session) =>
+    session.turnService.send(payload.chatId, payload.text, { clientId: payload.clientId }),
+  );
+  on("turn:stop", (payload, session) => ({ stopped: session.turnService.stop(payload.chatId) }));
+  on("card:attach", (payload, session) => session.cardService.attach(payload.instanceId));
+  on("card:call-tool", (payload, session) =>
+    session.cardService.callTool(payload.instanceId, payload.name, payload.arguments ?? {}),
+  );
+  on("card:read-resource", (payload, session) =>
+    session.cardService.resourceRequest(payload.instanceId, { kind: "read", uri: payload.uri }),
+  );
+  on("card:list-resources", (payload, session) =>
+    session.cardService.resourceRequest(payload.instanceId, {
+      kind: "list",
+      ...(payload.cursor === undefined ? {} : { cursor: payload.cursor }),
+    }),
+  );
+  on("card:list-resource-templates", (payload, session) =>
+    session.cardService.resourceRequest(payload.instanceId, {
+      kind: "templates",
+      ...(payload.cursor === undefined ? {} : { cursor: payload.cursor }),
+    }),
+  );
+  on("card:update-context", (payload, session) =>
+    session.cardService.updateContext(payload.instanceId, {
+      ...(payload.content === undefined ? {} : { content: payload.content }),
+      ...(payload.structuredContent === undefined
+        ? {}
+        : { structuredContent: payload.structuredContent }),
+    } as never),
+  );
+  on("card:post-message", (payload, session) =>
+    session.cardService.postMessage(payload.instanceId, { content: payload.content } as never),
+  );
+  on("card:log", (payload, session) => {
+    session.logger.debug(
+      {
+        card: payload.instanceId,
+        level: payload.level,
+        logger: payload.logger,
+        data: payload.data,
+      },
+      "card log",
+    );
+    return {};
+  });
+  on("card:teardown", async (payload, session) => {
+    await session.cardService.teardown(payload.instanceId, payload.reason);
+    return {};
+  });
+  on("approval:answer", async (payload, session) => {
+    await session.broker.answer(payload.approvalId, {
+      decision: payload.decision,
+      ...(payload.reason === undefined ? {} : { reason: payload.reason }),
+    });
+    return {};
+  });
+  on("context:inspect", (payload, session) => {
+    if (!session.chats.has(payload.chatId)) {
+      throw new HostError("not_found", `This session has no chat "${payload.chatId}".`);
+    }
+    const last = session.lastContext.get(payload.chatId);
+    const chat = session.chats.get(payload.chatId);
+    return {
+      chatId: payload.chatId,
+      text: last ? last.text : session.contextFor(payload.chatId),
+      builtAt: last?.builtAt ?? null,
+      injected: last?.injected ?? chat?.host?.context ?? true,
+    };
+  });
+}

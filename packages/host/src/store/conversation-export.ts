@@ -1,0 +1,218 @@
+import { z } from "zod";
+import type {
+  ApprovalRecord,
+  CardRecord,
+  ConversationDocument,
+  ConversationRecord,
+  MessageRecord,
+} from "./host-store";
+import { StoreError } from "./store-error";
+
+/** The `format` field of every exported conversation. */
+export const conversationDocumentFormat = "mcp-chat-host.conversation";
+
+/** The `version` of the document this code writes and reads. */
+export const conversationDocumentVersion = 1;
+
+const timestamp = z.number().int().nonnegative();
+const identifier = z.string().min(1).max(1_000);
+const jsonObject = z.record(z.string(), z.json());
+
+const messagePartSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("tool-call"),
+    toolCallId: identifier,
+    name: identifier,
+    arguments: z.json(),
+  }),
+  z.object({
+    type: z.literal("tool-result"),
+    toolCallId: identifier,
+    name: identifier,
+    value: z.json(),
+    isError: z.boolean(),
+  }),
+  z.object({ type: z.literal("card"), instanceId: identifier }),
+]);
+
+const messageSchema = z.object({
+  id: identifier,
+  chatId: identifier,
+  seq: z.number().int().positive(),
+  role: z.enum(["user", "assistant"]),
+  parts: z.array(messagePartSchema),
+  status: z.enum(["complete", "streaming", "interrupted", "error", "stopped"]),
+  error: z.string().optional(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const cardSchema = z.object({
+  instanceId: identifier,
+  chatId: identifier.nullable(),
+  kind: z.enum(["card", "pane"]),
+  source: identifier,
+  tool: identifier,
+  arguments: jsonObject,
+  result: jsonObject.nullable(),
+  cancelled: z.string().optional(),
+  title: z.string(),
+  checked: z.boolean(),
+  messageId: identifier.optional(),
+  createdAt: timestamp,
+  closedAt: timestamp.optional(),
+});
+
+const approvalSchema = z
+  .object({
+    scope: z.enum(["card", "conversation"]),
+    instanceId: identifier.nullable(),
+    source: identifier,
+    tool: identifier,
+    createdAt: timestamp,
+  })
+  .refine((approval) => (approval.scope === "card") === (approval.instanceId !== null), {
+    message: 'An approval of scope "card" names its card; one of scope "conversation" has null',
+    path: ["instanceId"],
+  });
+
+/**
+ * Schema of a conversation document (version 1). Besides field types it checks that message ids,
+ * message `seq` values and card instance ids are each unique.
+ */
+export const conversationDocumentSchema = z
+  .object({
+    format: z.literal(conversationDocumentFormat),
+    version: z.literal(conversationDocumentVersion),
+    exportedAt: timestamp,
+    conversation: z.object({ title: z.string().trim().min(1).max(1_000), createdAt: timestamp }),
+    messages: z.array(messageSchema),
+    cards: z.array(cardSchema),
+    approvals: z.array(approvalSchema),
+  })
+  .superRefine((document, context) => {
+    reportDuplicates(document.messages, (message) => message.id, "messages", "id", context);
+    reportDuplicates(
+      document.messages,
+      (message) => String(message.seq),
+      "messages",
+      "seq",
+      context,
+    );
+    reportDuplicates(document.cards, (card) => card.instanceId, "cards", "instanceId", context);
+  });
+
+function reportDuplicates<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  list: string,
+  field: string,
+  context: z.RefinementCtx,
+): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    if (seen.has(key)) {
+      context.addIssue({
+        code: "custom",
+        message: `Duplicate ${field} "${key}"`,
+        path: [list, index, field],
+      });
+    }
+    seen.add(key);
+  });
+}
+
+/**
+ * Builds the exported document of a conversation from its records. Record fields that only make
+ * sense inside this store (`conversationId`, the owner's user id, the conversation id) are left out.
+ *
+ * @returns the document, ready for `JSON.stringify`.
+ */
+export function buildConversationDocument(
+  conversation: ConversationRecord,
+  messages: readonly MessageRecord[],
+  cards: readonly CardRecord[],
+  approvals: readonly ApprovalRecord[],
+  exportedAt: number,
+): ConversationDocument {
+  return {
+    format: conversationDocumentFormat,
+    version: conversationDocumentVersion,
+    exportedAt,
+    conversation: { title: conversation.title, createdAt: conversation.createdAt },
+    messages: messages.map(({ conversationId: _conversationId, ...message }) => message),
+    cards: cards.map(({ conversationId: _conversationId, ...card }) => card),
+    approvals: approvals.map(({ conversationId: _conversationId, ...approval }) => approval),
+  };
+}
+
+/**
+ * Validates a conversation document.
+ *
+ * @param input - the parsed document, or its JSON text.
+ * @returns the validated document (unknown fields dropped).
+ * @throws StoreError `invalid_import` whose `path` (e.g. `messages[2].role`, or `""` for the whole
+ *   document) and message name the first problem.
+ */
+export function parseConversationDocument(input: unknown): ConversationDocument {
+  let value = input;
+  if (typeof input === "string") {
+    try {
+      value = JSON.parse(input) as unknown;
+    } catch (error) {
+      throw new StoreError(
+        "invalid_import",
+        "The file is not JSON, so it cannot be a conversation export. Nothing was imported; choose a file exported by mcp-chat-host.",
+        { path: "", cause: error },
+      );
+    }
+  }
+  if (!isRecord(value) || value.format !== conversationDocumentFormat) {
+    throw new StoreError(
+      "invalid_import",
+      `The file is not an mcp-chat-host conversation export (its "format" is not "${conversationDocumentFormat}"). Nothing was imported; choose a file exported by mcp-chat-host.`,
+      { path: "format" },
+    );
+  }
+  if (value.version !== conversationDocumentVersion) {
+    throw new StoreError(
+      "invalid_import",
+      `The conversation export has version ${JSON.stringify(value.version) ?? "none"}; this mcp-chat-host reads version ${conversationDocumentVersion}. Nothing was imported; upgrade mcp-chat-host or export the conversation again.`,
+      { path: "version" },
+    );
+  }
+  const parsed = conversationDocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue === undefined ? "" : formatIssuePath(issue.path);
+    const where = path === "" ? "" : ` at "${path}"`;
+    throw new StoreError(
+      "invalid_import",
+      `The conversation export is not valid${where}: ${issue?.message ?? "unknown problem"}. Nothing was imported; fix that field or export the conversation again.`,
+      { path, cause: parsed.error },
+    );
+  }
+  // The schema mirrors ConversationDocument; zod types optional keys as `T | undefined`, which
+  // exactOptionalPropertyTypes does not equate with an absent key, so the cast is the seam.
+  return parsed.data as ConversationDocument;
+}
+
+/**
+ * Formats a zod issue path as `messages[2].parts[0].type`.
+ *
+ * @returns the path, or `""` for the root.
+ */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const key of path) {
+    if (typeof key === "number") text += `[${key}]`;
+    else text += text === "" ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

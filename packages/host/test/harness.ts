@@ -1,0 +1,224 @@
+// Test harness: a real host server on 127.0.0.1 port 0, signed in through its one-time URL, and
+// real socket.io clients that speak the wire contract. Used by the integration tests of this package.
+import {
+  ACK_TIMEOUT_MS,
+  type Ack,
+  type ClientEventName,
+  type ClientEventValues,
+  type ClientPayload,
+  type ServerEventName,
+  type ServerEvents,
+} from "@mcp-chat-host/protocol";
+import { io as connectClient, type Socket } from "socket.io-client";
+import { z } from "zod";
+import {
+  createHostServer,
+  type HostServer,
+  type HostServerOptions,
+} from "../src/create-host-server";
+import { McpApp } from "../src/sources/mcp-app";
+import { memoryLogger, rawRequest } from "../src/server/test-support";
+
+/** A signed-in test client of a host. */
+export interface TestClient {
+  socket: Socket;
+  /** Sends an event and returns its acknowledgement. */
+  request<E extends ClientEventName>(
+    event: E,
+    payload: ClientPayload<E>,
+  ): Promise<Ack<ClientEventValues[E]>>;
+  /** Like {@link request}, but throws when the acknowledgement is an error. */
+  value<E extends ClientEventName>(
+    event: E,
+    payload: ClientPayload<E>,
+  ): Promise<ClientEventValues[E]>;
+  /** Resolves with the next event of that name that matches (bounded by a timeout). */
+  next<E extends ServerEventName>(
+    event: E,
+    match?: (payload: ServerEvents[E]) => boolean,
+    timeoutMs?: number,
+  ): Promise<ServerEvents[E]>;
+  /** Every event received so far, in order. */
+  received: { event: string; payload: unknown }[];
+  close(): void;
+}
+
+/** A running host for a test. */
+export interface TestHost {
+  server: HostServer;
+  origin: string;
+  port: number;
+  cookie: string;
+  logs: ReturnType<typeof memoryLogger>["lines"];
+  connect(options?: { tabId?: string; cookie?: string; origin?: string }): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+/** Starts a host with an in-memory store and the offline model unless told otherwise. */
+export async function startHost(options: HostServerOptions = {}): Promise<TestHost> {
+  const { logger, lines } = memoryLogger();
+  const server = createHostServer({
+    store: ":memory:",
+    model: "offline",
+    logger,
+    sessionGraceMs: 50,
+    ...options,
+  });
+  const { port, url } = await server.listen({ port: 0, host: "127.0.0.1" });
+  const clients: TestClient[] = [];
+  const cookie = await signInCookie(server, port);
+  return {
+    server,
+    origin: url,
+    port,
+    cookie,
+    logs: lines,
+    async connect(connectOptions = {}) {
+      const client = await connectTestClient(url, {
+        cookie: connectOptions.cookie ?? cookie,
+        origin: connectOptions.origin ?? url,
+        tabId: connectOptions.tabId ?? "tab-1",
+      });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.close();
+      await server.close();
+    },
+  };
+}
+
+async function signInCookie(server: HostServer, port: number): Promise<string> {
+  const signIn = server.urls.signIn;
+  if (signIn === null) return "";
+  const target = new URL(signIn);
+  const response = await rawRequest(port, `${target.pathname}${target.search}`, {
+    headers: { host: `127.0.0.1:${port}` },
+  });
+  const setCookie = response.headers["set-cookie"]?.[0];
+  if (setCookie === undefined)
+    throw new Error(`Sign-in failed: ${response.status} ${response.body}`);
+  return setCookie.split(";")[0] ?? "";
+}
+
+/** Connects a socket.io client with the given cookie and Origin; rejects on `connect_error`. */
+export function connectTestClient(
+  origin: string,
+  options: { cookie: string; origin: string; tabId: string },
+): Promise<TestClient> {
+  const socket = connectClient(origin, {
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true,
+    extraHeaders: { cookie: options.cookie, origin: options.origin },
+    auth: { tabId: options.tabId },
+    timeout: 10_000,
+  });
+  const received: { event: string; payload: unknown }[] = [];
+  const waiters: {
+    event: string;
+    match: (payload: unknown) => boolean;
+    resolve: (payload: unknown) => void;
+  }[] = [];
+  socket.onAny((event: string, payload: unknown) => {
+    received.push({ event, payload });
+    for (const waiter of [...waiters]) {
+      if (waiter.event === event && waiter.match(payload)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(payload);
+      }
+    }
+  });
+  const client: TestClient = {
+    socket,
+    received,
+    request: (event, payload) =>
+      socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload) as Promise<
+        Ack<ClientEventValues[typeof event]>
+      >,
+    async value(event, payload) {
+      const ack = await client.request(event, payload);
+      if (!ack.ok) throw Object.assign(new Error(ack.error.message), { wire: ack.error });
+      return ack.value;
+    },
+    next(event, match = () => true, timeoutMs = 15_000) {
+      const seen = received.find((entry) => entry.event === event && match(entry.payload as never));
+      if (seen) {
+        received.splice(received.indexOf(seen), 1);
+        return Promise.resolve(seen.payload as never);
+      }
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          event,
+          match: match as (payload: unknown) => boolean,
+          resolve: (payload: unknown) => {
+            clearTimeout(timer);
+            received.splice(
+              received.lastIndexOf(received.find((entry) => entry.payload === payload)!),
+              1,
+            );
+            resolve(payload as never);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`No "${event}" event within ${timeoutMs} ms.`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
+    },
+    close: () => socket.close(),
+  };
+  return new Promise((resolve, reject) => {
+    socket.once("connect", () => resolve(client));
+    socket.once("connect_error", (error) => {
+      socket.close();
+      reject(error);
+    });
+  });
+}
+
+/** A small in-process app for tests: a greeter with a view, an app-only tool and a model-only tool. */
+export function greeterApp(counter: { calls: string[] } = { calls: [] }): McpApp {
+  return new McpApp({
+    name: "greeter",
+    title: "Greeter",
+    html: "<!doctype html><html><body><p>Greeter</p></body></html>",
+    tools: [
+      {
+        name: "greet",
+        title: "Greet",
+        description: "Greets someone and shows the greeter.",
+        inputSchema: { name: z.string().optional() },
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        handler: (args) => {
+          counter.calls.push(`greet:${String(args["name"] ?? "")}`);
+          return { content: [{ type: "text", text: `Hello, ${String(args["name"] ?? "you")}!` }] };
+        },
+      },
+      {
+        name: "set-name",
+        description: "Sets the name (from the page).",
+        visibility: ["app"],
+        view: false,
+        inputSchema: { name: z.string() },
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+        handler: (args) => {
+          counter.calls.push(`set-name:${String(args["name"])}`);
+          return { content: [{ type: "text", text: `Name set to ${String(args["name"])}.` }] };
+        },
+      },
+      {
+        name: "secret",
+        description: "Model-only tool.",
+        visibility: ["model"],
+        view: false,
+        handler: () => {
+          counter.calls.push("secret");
+          return { content: [{ type: "text", text: "secret" }] };
+        },
+      },
+    ],
+  });
+}

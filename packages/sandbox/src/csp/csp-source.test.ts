@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { checkCspSource, isLoopbackHostname } from "./csp-source";
+
+const hostOrigin = "http://127.0.0.1:3000";
+
+function accepted(value: string, host = hostOrigin): string | undefined {
+  const check = checkCspSource(value, host);
+  return check.ok ? check.source : undefined;
+}
+
+function refusal(value: string, host = hostOrigin): string | undefined {
+  const check = checkCspSource(value, host);
+  return check.ok ? undefined : check.code;
+}
+
+describe("checkCspSource", () => {
+  it("accepts https and wss origins, wildcard subdomains and loopback http, normalised", () => {
+    expect(accepted("https://api.example.com")).toBe("https://api.example.com");
+    expect(accepted("HTTPS://CDN.Example.COM/")).toBe("https://cdn.example.com");
+    expect(accepted("https://api.example.com:8443")).toBe("https://api.example.com:8443");
+    expect(accepted("https://*.example.com")).toBe("https://*.example.com");
+    expect(accepted("wss://realtime.example.com")).toBe("wss://realtime.example.com");
+    expect(accepted("http://localhost:5173")).toBe("http://localhost:5173");
+    expect(accepted("http://127.0.0.1:8080")).toBe("http://127.0.0.1:8080");
+    expect(accepted("ws://[::1]:9000")).toBe("ws://[::1]:9000");
+    expect(accepted("https://bücher.example")).toBe("https://xn--bcher-kva.example");
+  });
+
+  it("refuses entries that could inject directives or sources", () => {
+    for (const value of [
+      "https://a.com; script-src *",
+      "https://a.com,https://b.com",
+      "'unsafe-eval'",
+      "'self'",
+      '"https://a.com"',
+      "https://a.com https://b.com",
+      "https://a.com\nscript-src *",
+      "https://a.com\u0000",
+      "https://a.com\u200b",
+      "https:\\\\a.com",
+    ]) {
+      expect(refusal(value), value).toBe("unsafe_character");
+    }
+  });
+
+  it("refuses values that are not origins", () => {
+    for (const value of [
+      "*",
+      "*://a.com",
+      "https:",
+      "data:",
+      "blob:",
+      "http:",
+      "example.com",
+      "//example.com",
+      "https://example.com/path",
+      "https://example.com/?q=1",
+      "https://example.com#x",
+      "https://user@example.com",
+      "https://example.com:*",
+      "https://a.*.example.com",
+      "https://*.127.0.0.1",
+      "ftp://example.com",
+      "javascript://example.com",
+      "https://exa_mple.com",
+      "https://-bad.example.com",
+      "https://example.com:99999",
+    ]) {
+      expect(refusal(value), value).toBe("not_an_origin");
+    }
+  });
+
+  it("refuses plain http and ws to other machines, and wildcards over a whole top-level domain", () => {
+    expect(refusal("http://example.com")).toBe("insecure_scheme");
+    expect(refusal("ws://example.com")).toBe("insecure_scheme");
+    expect(refusal("https://*.com")).toBe("broad_wildcard");
+  });
+
+  it("refuses anything that would reach the host origin, by alias, scheme or wildcard", () => {
+    expect(refusal("http://127.0.0.1:3000")).toBe("names_host_origin");
+    expect(refusal("http://127.0.0.1:3000/")).toBe("names_host_origin");
+    expect(refusal("ws://127.0.0.1:3000")).toBe("names_host_origin");
+    expect(refusal("http://localhost:3000")).toBe("names_host_origin");
+    expect(refusal("http://0x7f.1:3000")).toBe("names_host_origin");
+    expect(refusal("http://[::1]:3000")).toBe("names_host_origin");
+    // Another port on the same machine is another origin (a sandbox or a dev server).
+    expect(accepted("http://127.0.0.1:3001")).toBe("http://127.0.0.1:3001");
+
+    const deployed = "https://chat.example.com";
+    expect(refusal("https://chat.example.com", deployed)).toBe("names_host_origin");
+    expect(refusal("https://chat.example.com:443", deployed)).toBe("names_host_origin");
+    expect(refusal("wss://chat.example.com", deployed)).toBe("names_host_origin");
+    expect(refusal("https://*.example.com", deployed)).toBe("names_host_origin");
+    expect(accepted("https://api.example.com", deployed)).toBe("https://api.example.com");
+    expect(accepted("https://chat.example.com:8443", deployed)).toBe(
+      "https://chat.example.com:8443",
+    );
+  });
+
+  it("refuses over-long entries", () => {
+    expect(
+      refusal(
+        `https://${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(60)}.example.com`,
+      ),
+    ).toBe("too_long");
+  });
+});
+
+describe("isLoopbackHostname", () => {
+  it("knows the names of this machine", () => {
+    for (const name of [
+      "localhost",
+      "app.localhost",
+      "127.0.0.1",
+      "127.1.2.3",
+      "[::1]",
+      "0.0.0.0",
+    ]) {
+      expect(isLoopbackHostname(name), name).toBe(true);
+    }
+    for (const name of ["example.com", "128.0.0.1", "localhost.example.com", "[::2]"]) {
+      expect(isLoopbackHostname(name), name).toBe(false);
+    }
+  });
+});

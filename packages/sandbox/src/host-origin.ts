@@ -1,0 +1,28 @@
+import { SandboxConfigurationError } from "./sandbox-error";
+
+/**
+ * Reduces the chat host's address to its origin (`http://127.0.0.1:3000`), the form every
+ * comparison in this package uses.
+ *
+ * @param value - the host page's origin or any URL on it.
+ * @returns the serialised origin, without a trailing slash.
+ * @throws {SandboxConfigurationError} `invalid_host_origin` when the value is not an http(s) URL.
+ */
+export function normalizeHostOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SandboxConfigurationError(
+      "invalid_host_origin",
+      `The host origin "${value}" is not a URL; pass the chat page's origin, e.g. "http://127.0.0.1:3000".`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SandboxConfigurationError(
+      "invalid_host_origin",
+      `The host origin "${value}" is not an http(s) origin; pass the chat page's origin, e.g. "http://127.0.0.1:3000".`,
+    );
+  }
+  return url.origin;
+}

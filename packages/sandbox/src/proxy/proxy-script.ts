@@ -1,0 +1,164 @@
+// The script of the proxy page, served at `/proxy.js`. It is plain browser JavaScript kept as
+// text, because it must run unchanged in the browser: a function's own source (`toString()`)
+// would carry whatever the TypeScript loader injected (tsx adds `__name(...)` helpers). The
+// constants it shares with this package are spliced in from their single definitions; its
+// behaviour is tested in jsdom (proxy-script.test.ts) and in Chromium (e2e/).
+import { defaultInnerSandbox, sandboxTokenAllowList } from "../frame/sandbox-tokens";
+import {
+  frameAllowMetaName,
+  hostOriginMetaName,
+  sandboxMethodPrefix,
+  sandboxProxyReadyMethod,
+  sandboxResourceReadyMethod,
+} from "./sandbox-methods";
+
+const constants = JSON.stringify({
+  hostOriginMetaName,
+  frameAllowMetaName,
+  sandboxMethodPrefix,
+  sandboxProxyReadyMethod,
+  sandboxResourceReadyMethod,
+  allowedTokens: sandboxTokenAllowList,
+  defaultTokens: defaultInnerSandbox,
+});
+
+/**
+ * The proxy's JavaScript (a classic script, no modules). What it does, in order:
+ *
+ * 1. Refuses to run top-level, when the host origin is missing or equals its own origin, or when
+ *    its parent is not the host origin (`location.ancestorOrigins[0]`, else `document.referrer`):
+ *    it shows a one-line notice and does nothing else.
+ * 2. Listens for `message`: from `window.parent` only with `event.origin === hostOrigin`; from its
+ *    inner iframe only when `event.source` is that frame's window and `event.origin` is the
+ *    frame's expected origin (its own origin with `allow-same-origin`, else `"null"`), so a frame
+ *    that navigated elsewhere is not heard. Anything else is ignored.
+ * 3. Consumes `ui/notifications/sandbox-*` from the host: the first valid
+ *    `sandbox-resource-ready` creates the inner iframe (`sandbox` = requested tokens intersected
+ *    with the allow-list, as `intersectSandboxTokens` does; `allow` from the page's meta;
+ *    `srcdoc` = the html, which inherits the page's CSP); later ones are ignored. Messages from
+ *    the host before the view exists are dropped (the host sends nothing before `initialized`).
+ * 4. Never forwards `ui/notifications/sandbox-*` from the view (nor a batch holding one); forwards
+ *    everything else both ways, to the parent with the host's exact origin, to the inner frame
+ *    with the sandbox origin (or `"*"` when the frame's origin is opaque).
+ * 5. Posts `{ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }` to
+ *    the parent once set up.
+ */
+export const proxyScript = `(function () {
+  "use strict";
+  var constants = ${constants};
+
+  function readMeta(name) {
+    var element = document.querySelector('meta[name="' + name + '"]');
+    return element ? element.getAttribute("content") || "" : "";
+  }
+
+  function refuse(reason) {
+    // A person who opened this page directly sees why nothing happens; nothing else runs.
+    var notice = document.createElement("p");
+    notice.textContent = "This is the sandbox of mcp-chat-host; it only works inside the chat page.";
+    document.body.appendChild(notice);
+    console.warn("Sandbox proxy stopped: " + reason);
+  }
+
+  function parentOrigin() {
+    var ancestors = window.location.ancestorOrigins;
+    if (ancestors && ancestors.length > 0) return ancestors[0];
+    try {
+      return new URL(document.referrer).origin;
+    } catch (_error) {
+      return "";
+    }
+  }
+
+  function intersectTokens(requested) {
+    var asked = (typeof requested === "string" ? requested : constants.defaultTokens)
+      .toLowerCase()
+      .split(/[\\t\\n\\f\\r ]+/);
+    var popups = asked.indexOf("allow-popups") !== -1;
+    return constants.allowedTokens
+      .filter(function (token) {
+        if (token === "allow-popups-to-escape-sandbox") return popups;
+        return asked.indexOf(token) !== -1;
+      })
+      .join(" ");
+  }
+
+  function isSandboxMethod(data) {
+    if (Array.isArray(data)) return data.some(isSandboxMethod);
+    return (
+      data !== null &&
+      typeof data === "object" &&
+      typeof data.method === "string" &&
+      data.method.indexOf(constants.sandboxMethodPrefix) === 0
+    );
+  }
+
+  var hostOrigin = readMeta(constants.hostOriginMetaName);
+  var allow = readMeta(constants.frameAllowMetaName);
+  var ownOrigin = window.location.origin;
+
+  if (window.top === window || window.parent === window) {
+    refuse("opened top-level");
+    return;
+  }
+  if (hostOrigin === "" || hostOrigin === ownOrigin) {
+    refuse("the host origin is missing or equals the sandbox origin");
+    return;
+  }
+  var embedder = parentOrigin();
+  if (embedder !== hostOrigin) {
+    refuse("embedded by " + (embedder || "an unknown origin") + ", not by " + hostOrigin);
+    return;
+  }
+
+  var inner = null;
+  var innerOrigin = "null";
+
+  function createInner(params) {
+    if (params === null || typeof params !== "object" || typeof params.html !== "string") {
+      console.warn("Sandbox proxy ignored sandbox-resource-ready without an html string.");
+      return;
+    }
+    var tokens = intersectTokens(params.sandbox);
+    var frame = document.createElement("iframe");
+    // The sandbox flags are read when the frame navigates: set them before srcdoc and insertion.
+    frame.setAttribute("sandbox", tokens);
+    if (allow !== "") frame.setAttribute("allow", allow);
+    frame.setAttribute("title", "App view");
+    frame.srcdoc = params.html;
+    // A srcdoc document with allow-same-origin has this page's origin; without it, an opaque one.
+    innerOrigin = tokens.split(" ").indexOf("allow-same-origin") !== -1 ? ownOrigin : "null";
+    inner = frame;
+    document.body.appendChild(frame);
+  }
+
+  window.addEventListener("message", function (event) {
+    var data = event.data;
+    if (event.source === window.parent) {
+      if (event.origin !== hostOrigin) return;
+      if (isSandboxMethod(data)) {
+        if (inner === null && data.method === constants.sandboxResourceReadyMethod) {
+          createInner(data.params);
+        }
+        return;
+      }
+      if (inner === null || !inner.contentWindow) return;
+      inner.contentWindow.postMessage(data, innerOrigin === "null" ? "*" : innerOrigin);
+      return;
+    }
+    if (inner !== null && event.source === inner.contentWindow && event.source !== null) {
+      if (event.origin !== innerOrigin) return;
+      if (isSandboxMethod(data)) {
+        console.warn("Sandbox proxy dropped a sandbox message sent by the view.");
+        return;
+      }
+      window.parent.postMessage(data, hostOrigin);
+    }
+  });
+
+  window.parent.postMessage(
+    { jsonrpc: "2.0", method: constants.sandboxProxyReadyMethod, params: {} },
+    hostOrigin
+  );
+})();
+`;
