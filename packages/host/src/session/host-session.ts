@@ -361,7 +361,17 @@ export class HostSession {
     const title = titleHint.replace(/\s+/g, " ").trim().slice(0, 60) || "New conversation";
     const record = await this.services.store.createConversation(this.user.id, { title });
     this.switchConversation(record);
+    await this.announceConversations();
     return record;
+  }
+
+  /** @internal tells the tab its conversation list changed (a new, renamed, deleted or imported one). */
+  async announceConversations(): Promise<void> {
+    try {
+      this.emit("conversations:changed", { conversations: await this.listConversations() });
+    } catch (error) {
+      this.logger.warn({ err: error }, "could not list conversations");
+    }
   }
 
   /** @internal */
