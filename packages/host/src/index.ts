@@ -16,6 +16,7 @@ export { HostError } from "./host-error";
 
 // Chats and chat hosts
 export { mcpChatHost } from "./mcp-chat-host";
+export { mcpContentResult } from "./mcp-content-result";
 export { Chat } from "./chat/chat";
 export type {
   ChatHostHandle,

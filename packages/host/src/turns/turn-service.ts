@@ -19,6 +19,8 @@ import { toModelMessages } from "./history";
 
 interface RunningTurn {
   abort: AbortController;
+  /** When each running tool call started (for its duration). */
+  toolStarts: Map<string, number>;
   conversationId: string;
   reply: MessageRecord | null;
   parts: MessagePart[];
@@ -118,6 +120,7 @@ export class TurnService {
     // Reserve the chat before the first await, so two quick messages cannot both start a turn.
     const turn: RunningTurn = {
       abort: new AbortController(),
+      toolStarts: new Map(),
       conversationId: "",
       reply: null,
       parts: [],
@@ -280,6 +283,7 @@ export class TurnService {
         break;
       }
       case "tool-started":
+        turn.toolStarts.set(event.toolCallId, session.services.now());
         turn.parts.push({
           type: "tool-call",
           toolCallId: event.toolCallId,
@@ -319,9 +323,19 @@ export class TurnService {
           name: event.name,
           isError: event.isError,
           value: event.value,
-          durationMs: 0,
+          durationMs: this.#toolDuration(turn, event.toolCallId),
         });
         this.#saveProgress(conversationId, reply, turn);
+        break;
+      case "tool-cancelled":
+        session.emit("tool:finished", {
+          chatId: chatKey,
+          toolCallId: event.toolCallId,
+          name: event.name,
+          isError: true,
+          value: STOPPED_REASON,
+          durationMs: this.#toolDuration(turn, event.toolCallId),
+        });
         break;
       case "tool-refused":
         turn.parts.push(
@@ -347,6 +361,12 @@ export class TurnService {
   }
 
   /** Saves the reply so far, so a crash keeps every finished tool call (not awaited). */
+  #toolDuration(turn: RunningTurn, toolCallId: string): number {
+    const started = turn.toolStarts.get(toolCallId);
+    turn.toolStarts.delete(toolCallId);
+    return started === undefined ? 0 : Math.max(0, this.session.services.now() - started);
+  }
+
   #saveProgress(conversationId: string, reply: MessageRecord, turn: RunningTurn): void {
     this.session.services.store
       .updateMessage(conversationId, reply.id, {
