@@ -3,11 +3,12 @@
 
 /** The MCP tool annotation hints (as a server sends them; any may be missing). */
 export interface ToolAnnotationHints {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
+  // `| undefined` so that the MCP SDK's annotation type fits as it is.
+  title?: string | undefined;
+  readOnlyHint?: boolean | undefined;
+  destructiveHint?: boolean | undefined;
+  idempotentHint?: boolean | undefined;
+  openWorldHint?: boolean | undefined;
 }
 
 /** Every hint resolved to a value. */

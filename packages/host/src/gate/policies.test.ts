@@ -1,13 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { runAppCallChain, type AppCall } from "./app-call-gate";
-import {
-  effectiveAnnotations,
-  isUnannotated,
-  parseAppCallRules,
-  policies,
-  PolicyConfigError,
-} from "./policies";
+import { isUnannotated, parseAppCallRules, policies, PolicyConfigError } from "./policies";
 
 /** A call whose `ask` records the question and answers with `answer`. */
 function appCall(
@@ -42,29 +36,7 @@ function appCall(
   return { call, questions };
 }
 
-describe("effectiveAnnotations", () => {
-  it("fills missing hints with the MCP defaults", () => {
-    expect(effectiveAnnotations(undefined)).toEqual({
-      readOnly: false,
-      destructive: true,
-      idempotent: false,
-      openWorld: true,
-    });
-  });
-
-  it("makes a read-only tool non-destructive unless it says otherwise", () => {
-    expect(effectiveAnnotations({ readOnlyHint: true }).destructive).toBe(false);
-    expect(effectiveAnnotations({ readOnlyHint: true, destructiveHint: true }).destructive).toBe(
-      true,
-    );
-  });
-
-  it("keeps supplied hints", () => {
-    expect(
-      effectiveAnnotations({ destructiveHint: false, idempotentHint: true, openWorldHint: false }),
-    ).toEqual({ readOnly: false, destructive: false, idempotent: true, openWorld: false });
-  });
-
+describe("isUnannotated", () => {
   it("treats a title alone as no annotation", () => {
     expect(isUnannotated({ title: "Delete" })).toBe(true);
     expect(isUnannotated({ openWorldHint: false })).toBe(false);

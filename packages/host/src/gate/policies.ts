@@ -1,33 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/client";
+import { effectiveAnnotations, type EffectiveAnnotations } from "@mcp-chat-host/connection";
 import { z } from "zod";
 import type { AppCall, OnAppCall } from "./app-call-gate";
-
-/** A tool's hints with the MCP defaults filled in (seed-behaviours 2.4). */
-export interface EffectiveAnnotations {
-  readonly readOnly: boolean;
-  readonly destructive: boolean;
-  readonly idempotent: boolean;
-  readonly openWorld: boolean;
-}
-
-/**
- * Fills in missing hints with the MCP defaults: not read-only, destructive, not idempotent, open
- * world. A read-only tool that doesn't say whether it is destructive is not destructive.
- *
- * @param annotations - the tool's annotations, if any.
- * @returns the four hints.
- */
-export function effectiveAnnotations(
-  annotations: ToolAnnotations | null | undefined,
-): EffectiveAnnotations {
-  const readOnly = annotations?.readOnlyHint ?? false;
-  return {
-    readOnly,
-    destructive: annotations?.destructiveHint ?? !readOnly,
-    idempotent: annotations?.idempotentHint ?? false,
-    openWorld: annotations?.openWorldHint ?? true,
-  };
-}
 
 /**
  * True when a tool gives none of the four hints (a `title` alone says nothing about safety).
@@ -64,10 +38,11 @@ function annotations(options: AnnotationPolicyOptions = {}): OnAppCall {
   return (call) => {
     const declared = call.tool.annotations;
     if (isUnannotated(declared)) return call.ask(question(call, "unannotated"));
+    // The MCP defaults (seed-behaviours 2.4) are the connection package's: one rule for both gates.
     const hints = effectiveAnnotations(declared);
-    if (hints.readOnly) return true;
-    if (hints.destructive) return call.ask(question(call, "destructive"));
-    if (hints.openWorld) return call.ask(question(call, "open-world"));
+    if (hints.readOnlyHint) return true;
+    if (hints.destructiveHint) return call.ask(question(call, "destructive"));
+    if (hints.openWorldHint) return call.ask(question(call, "open-world"));
     return true;
   };
 }
@@ -136,10 +111,10 @@ function pathText(path: readonly PropertyKey[]): string {
 }
 
 const ANNOTATION_HINTS = {
-  readOnly: "readOnly",
-  destructive: "destructive",
-  openWorld: "openWorld",
-  idempotent: "idempotent",
+  readOnly: "readOnlyHint",
+  destructive: "destructiveHint",
+  openWorld: "openWorldHint",
+  idempotent: "idempotentHint",
 } as const satisfies Record<NonNullable<AppCallRule["annotation"]>, keyof EffectiveAnnotations>;
 
 function ruleMatches(rule: AppCallRule, call: AppCall): boolean {

@@ -35,11 +35,9 @@ export type {
   ToolRequestVerdict,
 } from "./tool-checks";
 export {
-  TOOL_FAILED_TEXT,
   TOOL_REJECTED_PREFIX,
   modelOutputFor,
   refusalOutcome,
-  resultText,
   toolOutcomeFromResult,
 } from "./tool-outcome";
 export type { ModelToolOutcome } from "./tool-outcome";

@@ -94,10 +94,7 @@ export async function checkToolRequest(options: {
   budget: ToolCallBudget;
 }): Promise<ToolCheckResult> {
   const { tool, request, permissions, onToolRequest, budget } = options;
-  const permission = checkToolPermission(
-    { annotations: definedHints(tool.annotations) },
-    permissions,
-  );
+  const permission = checkToolPermission({ annotations: tool.annotations }, permissions);
   if (!permission.allowed) {
     return { allowed: false, check: "permission", reason: permission.reason };
   }
@@ -109,16 +106,6 @@ export async function checkToolRequest(options: {
     return { allowed: false, check: "budget", reason: budgetSpentReason(budget.limit) };
   }
   return { allowed: true };
-}
-
-type PermissionHints = Parameters<typeof checkToolPermission>[0]["annotations"];
-
-// MCP's annotation type allows explicit undefined values; the permission check's does not.
-function definedHints(annotations: ToolAnnotations | undefined): PermissionHints {
-  if (annotations === undefined) return undefined;
-  return Object.fromEntries(
-    Object.entries(annotations).filter(([, value]) => value !== undefined),
-  ) as PermissionHints;
 }
 
 async function askHook(hook: ToolRequestHook, request: ToolRequest): Promise<ToolCheckResult> {

@@ -1,6 +1,7 @@
 import type { JSONValue } from "@ai-sdk/provider";
 import type { ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { modelValue } from "../sources/tool-metadata";
 
 /**
  * What one tool call gave back, in the two forms the host needs: the value the model sees and
@@ -15,55 +16,22 @@ export interface ModelToolOutcome {
   raw?: CallToolResult;
 }
 
-/** What the model sees when a failed call carries no text of its own (seed 1.3). */
-export const TOOL_FAILED_TEXT = "The tool failed.";
-
 /** The prefix of every refusal the model sees, before the refusal's reason. */
 export const TOOL_REJECTED_PREFIX = "Tool call rejected.";
 
 /**
- * Joins the text blocks of an MCP result with newlines, ignoring every other kind of block.
- *
- * @returns the joined text; "" when the result has no text block.
- */
-export function resultText(result: CallToolResult): string {
-  const texts: string[] = [];
-  for (const block of result.content) {
-    if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
-  }
-  return texts.join("\n");
-}
-
-/**
- * Structured content that says no more than the text does: empty, or exactly `{ value: <scalar> }`
- * (the shape helper libraries wrap a plain return value in). Seed 1.3 falls back to the text then.
- */
-function isUninformative(structured: Record<string, unknown>): boolean {
-  const keys = Object.keys(structured);
-  if (keys.length === 0) return true;
-  if (keys.length !== 1 || keys[0] !== "value") return false;
-  const value = structured["value"];
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
-}
-
-/**
- * Turns an MCP tool result into what the model sees, by the default rule of seed 1.3: an error
- * gives its text blocks joined with "\n" (or "The tool failed." when there is none); otherwise the
- * structured content, or the text when the structured content is empty or just `{ value: scalar }`.
+ * Turns an MCP tool result into what the model sees, by the default rule of seed 1.3 (see
+ * `modelValue`): an error gives its text, or "The tool failed."; otherwise the structured content,
+ * or the text when the structured content is empty or just `{ value: scalar }`.
  *
  * @returns the outcome, with `raw` set to the result itself.
  */
 export function toolOutcomeFromResult(result: CallToolResult): ModelToolOutcome {
-  const text = resultText(result);
-  if (result.isError === true) {
-    return { value: text === "" ? TOOL_FAILED_TEXT : text, isError: true, raw: result };
-  }
-  const structured = result.structuredContent as Record<string, unknown> | undefined | null;
-  if (structured !== undefined && structured !== null && !isUninformative(structured)) {
-    // structuredContent arrived as JSON, so it is a JSON value.
-    return { value: structured as JSONValue, isError: false, raw: result };
-  }
-  return { value: text, isError: false, raw: result };
+  const value = modelValue(result);
+  // structuredContent arrived as JSON, so it is a JSON value.
+  return value.isError
+    ? { value: value.text, isError: true, raw: result }
+    : { value: value.value as JSONValue, isError: false, raw: result };
 }
 
 /**

@@ -38,12 +38,14 @@ export function toEngineWireError(error: unknown): unknown {
 
 /**
  * Binds every browser event of the wire contract to the tab's session. Each payload is validated
- * against its schema first; each handler answers its acknowledgement exactly once.
+ * against its schema first (a payload over `options.maxBytes` of JSON is answered `too_large`);
+ * each handler answers its acknowledgement exactly once.
  */
 export function bindSessionEvents(
   socket: ListeningSocket,
   sessionReady: Promise<HostSession>,
   logger: Logger,
+  options: { maxBytes?: number } = {},
 ): void {
   // Handlers are bound before the session exists (its setup is async), so that nothing the tab
   // sends right after connecting is lost; each waits for the session.
@@ -64,9 +66,17 @@ export function bindSessionEvents(
           throw toEngineWireError(error);
         }
       },
-      { logger },
+      { logger, maxBytes: options.maxBytes },
     );
-  on("session:hello", (payload, session) => session.hello(payload.conversationId));
+  on("session:hello", async (payload, session) => {
+    const snapshot = await session.hello(payload.conversationId);
+    // A tab that was away when an app asked the person gets the pending questions again, after
+    // the snapshot (socket.io keeps order; the browser ignores ones it already shows).
+    setImmediate(() => {
+      for (const request of session.broker.pending()) session.emit("approval:request", request);
+    });
+    return snapshot;
+  });
   on("conversation:list", (_payload, session) => session.listConversations());
   on("conversation:create", (payload, session) => session.createConversation(payload.title));
   on("conversation:open", (payload, session) => session.openConversation(payload.conversationId));

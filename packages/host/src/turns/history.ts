@@ -1,18 +1,7 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
+import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
-
-type ToolResultOutput = Extract<ToolContent[number], { type: "tool-result" }>["output"];
-
-/**
- * What the model is given back for a tool result it saw before: text as text, an error as error
- * text, anything else as JSON.
- */
-export function toolOutput(value: unknown, isError: boolean): ToolResultOutput {
-  if (isError)
-    return { type: "error-text", value: typeof value === "string" ? value : JSON.stringify(value) };
-  if (typeof value === "string") return { type: "text", value };
-  return { type: "json", value: (value ?? null) as never };
-}
+import { modelOutputFor } from "../model/tool-outcome";
 
 /**
  * Turns a chat's stored messages into the model's history.
@@ -82,7 +71,7 @@ function assistantTurn(parts: readonly MessagePart[]): ModelMessage[] {
           type: "tool-result",
           toolCallId: part.toolCallId,
           toolName: part.name,
-          output: toolOutput(part.value, part.isError),
+          output: modelOutputFor({ value: part.value as JSONValue, isError: part.isError }),
         });
         break;
       case "card":

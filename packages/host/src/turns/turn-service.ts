@@ -1,5 +1,6 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import type { LiveCard } from "../cards/card-registry";
+import { sourceFailureMessage } from "../cards/source-failure";
 import type { Chat } from "../chat/chat";
 import { withAppContext } from "../context/context-relay";
 import { HostError } from "../host-error";
@@ -429,9 +430,14 @@ export class TurnService {
       if (card) await session.cardService.complete(card, result);
       return toolOutcomeFromResult(result);
     } catch (error) {
-      const reason = context.signal.aborted ? STOPPED_REASON : messageOf(error);
+      if (context.signal.aborted) {
+        if (card) await session.cardService.cancel(card, STOPPED_REASON);
+        throw error;
+      }
+      // The card and the model get the same sentence for the person (a timeout says so plainly).
+      const reason = sourceFailureMessage(error, sourceKey, source.closed);
       if (card) await session.cardService.cancel(card, reason);
-      throw error;
+      throw reason === messageOf(error) ? error : new Error(reason, { cause: error });
     }
   }
 }
