@@ -1,4 +1,4 @@
-import { idSchema } from "@mcp-chat-host/protocol";
+import { idSchema, limits } from "@mcp-chat-host/protocol";
 import {
   loadMcpConfig,
   parseMcpConfig,
@@ -117,7 +117,10 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const modelSpec = options.model ?? env["MODEL"] ?? "offline";
   const model = resolveModel(modelSpec, env);
   const modelName = describeModel(modelSpec);
-  const http = createHttpLayer({ ...options, logger });
+  const maxPayloadBytes = options.maxHttpBufferSize ?? limits.maxPayloadBytes;
+  // The transport takes up to twice the cap, so a payload over the cap gets a `too_large` answer
+  // from its event handler instead of socket.io dropping the whole connection.
+  const http = createHttpLayer({ ...options, maxHttpBufferSize: maxPayloadBytes * 2, logger });
   const processSources = new ProcessSources(logger);
   const limiter = new RateLimiter({
     ratePerSecond: options.pageCallRate?.perSecond ?? 20,
@@ -210,7 +213,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         );
         // Keep an unhandled rejection from crashing the process; handlers report it per request.
         ready.catch(() => undefined);
-        bindSessionEvents(socket, ready, logger);
+        bindSessionEvents(socket, ready, logger, { maxBytes: maxPayloadBytes });
         socket.on("disconnect", () => {
           ready.then((session) => session.disconnect(emitter)).catch(() => undefined);
           registry.release(key);

@@ -75,12 +75,20 @@ export class CardRegistry {
     return card;
   }
 
-  /** Closes every card of a conversation (it was closed in this session). */
-  disposeConversation(conversationId: string): void {
+  /**
+   * Closes every card of a conversation (it was closed in this session).
+   *
+   * @returns the instance ids of the cards closed.
+   */
+  disposeConversation(conversationId: string): string[] {
+    const closed: string[] = [];
     for (const card of [...this.#cards.values()]) {
-      if (card.descriptor.conversationId === conversationId)
+      if (card.descriptor.conversationId === conversationId) {
         this.dispose(card.descriptor.instanceId);
+        closed.push(card.descriptor.instanceId);
+      }
     }
+    return closed;
   }
 
   /** Closes everything (the session ended). */

@@ -22,6 +22,7 @@ import {
 import { readViewResource, type ViewResource } from "../sources/view-resource";
 import type { CardRecord, JsonObject } from "../store/host-store";
 import { newInstanceId, type LiveCard } from "./card-registry";
+import { pageCallFailure } from "./source-failure";
 
 /** Options of a card or pane shown by hand (`session.showCard`, `session.pane`). */
 export interface ShowCardOptions {
@@ -276,15 +277,18 @@ export class CardService {
     const session = this.session;
     const card = session.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
+    const started = session.services.now();
+    const audit = (verdict: "allowed" | "refused" | "failed", reason?: string) =>
+      this.#audit(card, name, verdict, started, reason);
     const limited = session.services.takePageCall(instanceId);
-    if (limited !== null)
+    if (limited !== null) {
+      // A throttled call is a page call too; the audit shows the card being slowed down.
+      await audit("refused", limited);
       throw new HostError("rate_limited", limited, {
         rpcCode: pageRpcCodes.internalError,
         retryable: true,
       });
-    const started = session.services.now();
-    const audit = (verdict: "allowed" | "refused" | "failed", reason?: string) =>
-      this.#audit(card, name, verdict, started, reason);
+    }
     const source = await session.sources.get(card.descriptor.source).catch((error: unknown) => {
       throw pageError(messageOf(error), pageRpcCodes.internalError, "unavailable");
     });
@@ -333,13 +337,19 @@ export class CardService {
       await audit("refused", verdict.reason);
       throw pageError(verdict.reason, pageRpcCodes.invalidParams);
     }
+    // The hooks may have taken a while (a question to the person); a card closed meanwhile no
+    // longer speaks for anyone.
+    if (card.disposed) {
+      await audit("refused", NOT_RUNNING);
+      throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
+    }
     try {
       const result = await source.callTool(name, args);
       await audit(result.isError === true ? "failed" : "allowed");
       return result as unknown as Record<string, unknown>;
     } catch (error) {
       await audit("failed", messageOf(error));
-      throw pageError(messageOf(error), pageRpcCodes.internalError, "unavailable");
+      throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
     }
   }
 

@@ -329,7 +329,7 @@ export class HostSession {
   async deleteConversation(conversationId: string): Promise<void> {
     if (this.conversation?.id === conversationId) {
       this.turnService.stopAll();
-      this.cards.disposeConversation(conversationId);
+      this.closeConversationCards(conversationId);
       this.conversation = null;
     }
     const deleted = await this.services.store.deleteConversation(this.user.id, conversationId);
@@ -378,9 +378,16 @@ export class HostSession {
   switchConversation(record: ConversationRecord): void {
     if (this.conversation && this.conversation.id !== record.id) {
       this.turnService.stopAll();
-      this.cards.disposeConversation(this.conversation.id);
+      this.closeConversationCards(this.conversation.id);
     }
     this.conversation = record;
+  }
+
+  /** @internal closes a conversation's live cards; their waiting approvals are refused. */
+  closeConversationCards(conversationId: string): void {
+    for (const instanceId of this.cards.disposeConversation(conversationId)) {
+      this.broker.cancelCard(instanceId);
+    }
   }
 
   /** @internal everything the browser needs to show a conversation. */

@@ -11,6 +11,7 @@ import type { TurnEvent } from "../model/turn-events";
 import type { HostSession } from "../session/host-session";
 import type { SourceTool } from "../sources/source";
 import { isVisibleTo, toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
+import { isStoreError, toStoreError } from "../store/store-error";
 import type {
   ConversationRecord,
   MessageRecord,
@@ -132,11 +133,13 @@ export class TurnService {
     let conversation: ConversationRecord;
     let history: MessageRecord[];
     try {
-      conversation = await session.currentConversation(text);
+      // A store failure before the message is written is reported as the message not being
+      // saved: that is what the person needs to know (and the message is not acknowledged).
+      conversation = await session.currentConversation(text).catch(asMessageNotSaved);
       turn.conversationId = conversation.id;
-      history = (await session.services.store.listMessages(conversation.id)).filter(
-        (message) => message.chatId === chatKey,
-      );
+      history = (
+        await session.services.store.listMessages(conversation.id).catch(asMessageNotSaved)
+      ).filter((message) => message.chatId === chatKey);
       person = await session.services.store.appendMessage({
         conversationId: conversation.id,
         chatId: chatKey,
@@ -440,6 +443,17 @@ export class TurnService {
       throw reason === messageOf(error) ? error : new Error(reason, { cause: error });
     }
   }
+}
+
+/** Rethrows a storage failure in the words of a message that was not saved. */
+function asMessageNotSaved(error: unknown): never {
+  if (isStoreError(error) && error.cause !== undefined) {
+    throw toStoreError(error.cause, {
+      what: "The message could not be saved",
+      outcome: "nothing was sent",
+    });
+  }
+  throw error;
 }
 
 /** A stored message as the browser sees it. */
