@@ -72,7 +72,14 @@ export function bindSessionEvents(
     const snapshot = await session.hello(payload.conversationId);
     // A tab that was away when an app asked the person gets the pending questions again, after
     // the snapshot (socket.io keeps order; the browser ignores ones it already shows).
+    // Likewise each reply being written, as it stands then: deltas sent between building the
+    // snapshot and its acknowledgement are in it, and later deltas follow it.
     setImmediate(() => {
+      for (const message of session.turnService.liveReplies()) {
+        if (message.conversationId === session.conversation?.id) {
+          session.emit("message:updated", { message });
+        }
+      }
       for (const request of session.broker.pending()) session.emit("approval:request", request);
     });
     return snapshot;

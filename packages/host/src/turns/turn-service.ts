@@ -23,6 +23,8 @@ interface RunningTurn {
   abort: AbortController;
   /** When each running tool call started (for its duration). */
   toolStarts: Map<string, number>;
+  /** When the reply's parts were last saved while streaming. */
+  savedAt: number;
   conversationId: string;
   reply: MessageRecord | null;
   parts: MessagePart[];
@@ -30,6 +32,9 @@ interface RunningTurn {
 }
 
 const STOPPED_REASON = "The person stopped the reply.";
+
+/** How often a streaming reply's text is saved, at most, in ms. */
+const TEXT_SAVE_INTERVAL_MS = 1_000;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -82,6 +87,15 @@ export class TurnService {
     }));
   }
 
+  /** The replies being written, with their live parts (for a tab that just said hello). */
+  liveReplies(): ChatMessage[] {
+    return [...this.#running.values()].flatMap((turn) =>
+      turn.reply
+        ? [toWire({ ...turn.reply, parts: structuredClone(turn.parts) as StoredPart[] })]
+        : [],
+    );
+  }
+
   /** The chats with a reply being written. */
   runningChats(): string[] {
     return [...this.#running.keys()];
@@ -123,6 +137,7 @@ export class TurnService {
     const turn: RunningTurn = {
       abort: new AbortController(),
       toolStarts: new Map(),
+      savedAt: 0,
       conversationId: "",
       reply: null,
       parts: [],
@@ -278,6 +293,11 @@ export class TurnService {
         const last = turn.parts.at(-1);
         if (last?.type === "text") last.text += event.delta;
         else turn.parts.push({ type: "text", text: event.delta });
+        // Save the text now and then, so a crash keeps most of what was said (not every delta:
+        // each save rewrites the message).
+        if (session.services.now() - turn.savedAt >= TEXT_SAVE_INTERVAL_MS) {
+          this.#saveProgress(conversationId, reply, turn);
+        }
         session.emit("message:delta", {
           conversationId,
           chatId: chatKey,
@@ -372,6 +392,7 @@ export class TurnService {
   }
 
   #saveProgress(conversationId: string, reply: MessageRecord, turn: RunningTurn): void {
+    turn.savedAt = this.session.services.now();
     this.session.services.store
       .updateMessage(conversationId, reply.id, {
         parts: structuredClone(turn.parts) as StoredPart[],
