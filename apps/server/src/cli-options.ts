@@ -9,6 +9,8 @@ export interface CliOptions {
   data: string;
   examples: boolean;
   publicOrigin: string | undefined;
+  /** Who is who: the one-time token (default), or a header set by an authenticating proxy. */
+  auth: { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] };
   help: boolean;
 }
 
@@ -25,6 +27,9 @@ Options:
                          (default: $MODEL, else offline)
   --data <dir>           where the SQLite file and the session key live (default ./data)
   --public-origin <url>  the origin people use behind a TLS proxy (https://chat.example.com)
+  --trusted-header <h>   take the user from header <h> set by an authenticating proxy
+                         (instead of the one-time token); needs --trusted-proxy
+  --trusted-proxy <addr> address or CIDR of that proxy (repeat for several)
   --no-examples          do not offer the built-in example apps
   -h, --help             show this text
 
@@ -58,6 +63,8 @@ export function parseCliOptions(
         model: { type: "string" },
         data: { type: "string" },
         "public-origin": { type: "string" },
+        "trusted-header": { type: "string" },
+        "trusted-proxy": { type: "string", multiple: true },
         "no-examples": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -71,7 +78,18 @@ export function parseCliOptions(
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new CliError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
   }
+  const proxies = values["trusted-proxy"] ?? [];
+  const header = values["trusted-header"];
+  if (header !== undefined && proxies.length === 0) {
+    throw new CliError(
+      "--trusted-header needs at least one --trusted-proxy (the proxy's address).",
+    );
+  }
+  if (header === undefined && proxies.length > 0) {
+    throw new CliError("--trusted-proxy goes with --trusted-header (the header the proxy sets).");
+  }
   return {
+    auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,
     host: values.host ?? "127.0.0.1",

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     logger,
     webRoot,
     sessionSecret: loadSessionKey(data),
+    auth: options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const { url } = await server.listen({ port: options.port, host: options.host });

@@ -3,6 +3,8 @@
 import {
   ACK_TIMEOUT_MS,
   type Ack,
+  type CardDescriptor,
+  type ChatMessage,
   type ClientEventName,
   type ClientEventValues,
   type ClientPayload,
@@ -50,7 +52,13 @@ export interface TestHost {
   port: number;
   cookie: string;
   logs: ReturnType<typeof memoryLogger>["lines"];
-  connect(options?: { tabId?: string; cookie?: string; origin?: string }): Promise<TestClient>;
+  /** Connects a signed-in client; `headers` are added to the handshake (auth functions read them). */
+  connect(options?: {
+    tabId?: string;
+    cookie?: string;
+    origin?: string;
+    headers?: Record<string, string>;
+  }): Promise<TestClient>;
   close(): Promise<void>;
 }
 
@@ -78,6 +86,7 @@ export async function startHost(options: HostServerOptions = {}): Promise<TestHo
         cookie: connectOptions.cookie ?? cookie,
         origin: connectOptions.origin ?? url,
         tabId: connectOptions.tabId ?? "tab-1",
+        ...(connectOptions.headers === undefined ? {} : { headers: connectOptions.headers }),
       });
       clients.push(client);
       return client;
@@ -105,13 +114,13 @@ async function signInCookie(server: HostServer, port: number): Promise<string> {
 /** Connects a socket.io client with the given cookie and Origin; rejects on `connect_error`. */
 export function connectTestClient(
   origin: string,
-  options: { cookie: string; origin: string; tabId: string },
+  options: { cookie: string; origin: string; tabId: string; headers?: Record<string, string> },
 ): Promise<TestClient> {
   const socket = connectClient(origin, {
     transports: ["websocket"],
     reconnection: false,
     forceNew: true,
-    extraHeaders: { cookie: options.cookie, origin: options.origin },
+    extraHeaders: { ...options.headers, cookie: options.cookie, origin: options.origin },
     auth: { tabId: options.tabId },
     timeout: 10_000,
   });
@@ -221,4 +230,82 @@ export function greeterApp(counter: { calls: string[] } = { calls: [] }): McpApp
       },
     ],
   });
+}
+
+/** A finished reply and the person's message that asked for it. */
+export interface Exchange {
+  messageId: string;
+  reply: ChatMessage;
+  /** The reply's text parts, joined. */
+  text: string;
+}
+
+let clientIds = 0;
+
+/**
+ * Sends a person's message to a chat and waits for the reply to end (complete, stopped or
+ * failed). Each exchange of a chat must be awaited before the next, so replies aren't mixed up.
+ */
+export async function exchange(
+  client: TestClient,
+  chatId: string,
+  text: string,
+  clientId = `message-${(clientIds += 1)}`,
+): Promise<Exchange> {
+  const sent = await client.value("message:send", { chatId, text, clientId });
+  const { message } = await client.next(
+    "message:updated",
+    (payload) =>
+      payload.message.role === "assistant" &&
+      payload.message.chatId === chatId &&
+      payload.message.status !== "streaming",
+  );
+  return { messageId: sent.messageId, reply: message, text: replyText(message) };
+}
+
+/** The text parts of a message, joined. */
+export function replyText(message: ChatMessage): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+/**
+ * Opens a card through a whole turn (`/call <tool> <arguments>` to the offline model) and returns
+ * its descriptor, with the opening call's result, once the reply has ended.
+ */
+export async function openCard(
+  client: TestClient,
+  chatId: string,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<CardDescriptor> {
+  const done = await exchange(client, chatId, `/call ${tool} ${JSON.stringify(args)}`);
+  const cardPart = done.reply.parts.find((part) => part.type === "card");
+  if (cardPart?.type !== "card") throw new Error(`The reply opened no card: ${done.text}`);
+  const opened = await client.next(
+    "card:opened",
+    (payload) => payload.card.instanceId === cardPart.instanceId,
+  );
+  // The card opens before its tool runs; its result follows in `card:result`.
+  const result = await client.next(
+    "card:result",
+    (payload) => payload.instanceId === cardPart.instanceId,
+  );
+  return { ...opened.card, result: result.result };
+}
+
+/** Events of one name received so far (not consumed by `next`). */
+export function receivedOf<E extends ServerEventName>(
+  client: TestClient,
+  event: E,
+): ServerEvents[E][] {
+  return client.received
+    .filter((entry) => entry.event === event)
+    .map((entry) => entry.payload as ServerEvents[E]);
+}
+
+/** A promise with its resolve function, for waiting on events that a test's app code reports. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
 }

@@ -280,7 +280,7 @@ export class CardService {
     const started = session.services.now();
     const audit = (verdict: "allowed" | "refused" | "failed", reason?: string) =>
       this.#audit(card, name, verdict, started, reason);
-    const limited = session.services.takePageCall(instanceId);
+    const limited = session.services.takePageCall(`${session.user.id}\u0000${instanceId}`);
     if (limited !== null) {
       // A throttled call is a page call too; the audit shows the card being slowed down.
       await audit("refused", limited);
