@@ -33,14 +33,30 @@ export function freshDataDirectory(): string {
  *
  * @param options - the data folder (reuse one to restart on the same SQLite file) and real npm servers to add.
  */
-export async function startHost(options: { data?: string; servers?: string[]; port?: number } = {}): Promise<RunningHost> {
+export async function startHost(
+  options: { data?: string; servers?: string[]; port?: number } = {},
+): Promise<RunningHost> {
   const data = options.data ?? freshDataDirectory();
-  const args = ["--import", "tsx", join(root, "e2e", "support", "serve.ts"), "--data", data, "--port", String(options.port ?? 0)];
+  const args = [
+    "--import",
+    "tsx",
+    join(root, "e2e", "support", "serve.ts"),
+    "--data",
+    data,
+    "--port",
+    String(options.port ?? 0),
+  ];
   if (options.servers?.length) args.push("--servers", options.servers.join(","));
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const signIn = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The host did not start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The host did not start within 60 s:\n${output}`)),
+      60_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /SIGN_IN (\S+)/.exec(output);
@@ -63,7 +79,8 @@ export async function startHost(options: { data?: string; servers?: string[]; po
     signIn,
     origin: new URL(signIn).origin,
     data,
-    toolCalls: () => JSON.parse(readFileSync(join(data, "tool-calls.json"), "utf8")) as Record<string, number>,
+    toolCalls: () =>
+      JSON.parse(readFileSync(join(data, "tool-calls.json"), "utf8")) as Record<string, number>,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);

@@ -3,11 +3,19 @@
 // tool call each source receives (written to <data>/tool-calls.json), so a test can prove that a
 // restore called nothing. Run with tsx; prints "SIGN_IN <url>" when ready.
 import { createRequire } from "node:module";
-import { writeFileSync } from "node:fs";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createHostServer, mcpChatHost, hostOptionsFromConfig, parseMcpConfig, type SourceFactory, type Source } from "@mcp-chat-host/host";
+import {
+  configSourceFactory,
+  createHostServer,
+  mcpChatHost,
+  hostOptionsFromConfig,
+  parseMcpConfig,
+  type SourceFactory,
+  type Source,
+} from "@mcp-chat-host/host";
 import { exampleApps } from "@mcp-chat-host/server/examples";
 import { pino } from "pino";
 
@@ -23,6 +31,12 @@ const require = createRequire(import.meta.url);
 const counts: Record<string, number> = {};
 const countsFile = join(data, "tool-calls.json");
 
+// Written to a side file and renamed into place, so a test reading the counts never sees half a file.
+function writeCounts(): void {
+  writeFileSync(`${countsFile}.next`, JSON.stringify(counts));
+  renameSync(`${countsFile}.next`, countsFile);
+}
+
 function counted(factory: SourceFactory): SourceFactory {
   return {
     key: factory.key,
@@ -32,7 +46,7 @@ function counted(factory: SourceFactory): SourceFactory {
       const callTool = source.callTool.bind(source);
       source.callTool = async (name, args, options) => {
         counts[`${factory.key}/${name}`] = (counts[`${factory.key}/${name}`] ?? 0) + 1;
-        writeFileSync(countsFile, JSON.stringify(counts));
+        writeCounts();
         return callTool(name, args, options);
       };
       return source;
@@ -40,11 +54,19 @@ function counted(factory: SourceFactory): SourceFactory {
   };
 }
 
-function npmServer(pkg: string): { command: string; args: string[] } {
-  const manifestPath = require.resolve(`${pkg}/package.json`);
+function npmServer(name: string, pkg: string): { command: string; args: string[] } {
+  // Not `require.resolve(`${pkg}/package.json`)`: these packages' `exports` do not list it.
+  const manifestPath = (require.resolve.paths(pkg) ?? [])
+    .map((folder) => join(folder, pkg, "package.json"))
+    .find((candidate) => existsSync(candidate));
+  if (manifestPath === undefined)
+    throw new Error(`The package ${pkg} is not installed; run npm install.`);
   const manifest = require(manifestPath) as { bin: string | Record<string, string> };
   const bin = typeof manifest.bin === "string" ? manifest.bin : Object.values(manifest.bin)[0];
-  return { command: process.execPath, args: [join(manifestPath, "..", bin ?? "dist/index.js"), "--stdio"] };
+  const args = [join(manifestPath, "..", bin ?? "dist/index.js"), "--stdio"];
+  // server-debug appends every `debug-log` call to a file, /tmp/… by default: keep it in the data folder.
+  if (name === "debug") args.push(`--log-file=${join(data, "debug-server.log")}`);
+  return { command: process.execPath, args };
 }
 
 const wanted = (values.servers ?? "").split(",").filter(Boolean);
@@ -55,9 +77,15 @@ const known: Record<string, string> = {
   debug: "@modelcontextprotocol/server-debug",
 };
 const config = parseMcpConfig({
-  mcpServers: Object.fromEntries(wanted.map((name) => [name, npmServer(known[name] ?? name)])),
+  mcpServers: Object.fromEntries(
+    wanted.map((name) => [name, npmServer(name, known[name] ?? name)]),
+  ),
 });
-writeFileSync(countsFile, "{}");
+// The npm servers as counted factories (one process per session), so their calls are counted too.
+const realServers = Object.values(config.servers).map((entry) =>
+  counted(configSourceFactory(entry, { timeout: 60 })),
+);
+writeCounts();
 const examples = exampleApps().map(counted);
 const server = createHostServer({
   config,
@@ -68,7 +96,7 @@ const server = createHostServer({
   sessionSecret: "e2e-session-secret-that-is-long-enough-0123456789",
   session(session) {
     const chat = session.chat({ title: "Chat" });
-    mcpChatHost(chat, [...examples, ...wanted], hostOptionsFromConfig(config));
+    mcpChatHost(chat, [...examples, ...realServers], hostOptionsFromConfig(config));
   },
 });
 await server.listen({ port: Number(values.port ?? 0), host: "127.0.0.1" });
