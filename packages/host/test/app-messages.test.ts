@@ -112,19 +112,22 @@ describe("app messages", () => {
     const composerCard = await openCard(client, "composer", "greet", { name: "Di" });
     const before = messageEffects(client).length;
 
-    expect(await post(client, quietCard.instanceId, "Hello")).toEqual({ action: "drop" });
-    expect(await post(client, composerCard.instanceId)).toEqual({ action: "drop" });
-    expect(await post(client, composerCard.instanceId, "")).toEqual({ action: "drop" });
+    expect(await post(client, quietCard.instanceId, "Hello")).toEqual({
+      action: "drop",
+      reason: 'The chat "quiet" ignores app messages.',
+    });
+    expect(await post(client, composerCard.instanceId)).toMatchObject({ action: "drop" });
+    expect(await post(client, composerCard.instanceId, "")).toMatchObject({ action: "drop" });
     expect(
       await client.value("card:post-message", {
         instanceId: composerCard.instanceId,
         role: "user",
         content: [{ type: "image", data: "AAAA", mimeType: "image/png" }],
       }),
-    ).toEqual({ action: "drop" });
+    ).toMatchObject({ action: "drop" });
     const pane = hello.panes[0]!;
     expect(pane).toMatchObject({ kind: "pane", chatId: null });
-    expect(await post(client, pane.instanceId, "From the pane")).toEqual({ action: "drop" });
+    expect(await post(client, pane.instanceId, "From the pane")).toMatchObject({ action: "drop" });
     expect(messageEffects(client)).toHaveLength(before);
 
     // The composer chat still composes afterwards: the drops were about the messages.

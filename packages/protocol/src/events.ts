@@ -148,7 +148,8 @@ export interface ClientEventValues {
   "card:list-resources": Record<string, unknown>;
   "card:list-resource-templates": Record<string, unknown>;
   "card:update-context": { reportedAt: number };
-  "card:post-message": { action: "compose" | "submit" | "drop" };
+  /** Where an app's message went; for `drop`, why (for the card's log). */
+  "card:post-message": { action: "compose" | "submit" | "drop"; reason?: string };
   "card:log": Record<string, never>;
   "card:teardown": Record<string, never>;
   "approval:answer": Record<string, never>;

@@ -387,7 +387,7 @@ export class CardService {
   async postMessage(
     instanceId: string,
     params: AppContentParams,
-  ): Promise<{ action: "compose" | "submit" | "drop" }> {
+  ): Promise<{ action: "compose" | "submit" | "drop"; reason?: string }> {
     const session = this.session;
     const card = session.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
@@ -408,6 +408,7 @@ export class CardService {
       await session.turnService.send(route.chatKey, route.text, { clientId: null });
     } else {
       session.logger.info({ card: instanceId, code: route.code }, route.reason);
+      return { action: "drop", reason: route.reason };
     }
     return { action: route.action };
   }

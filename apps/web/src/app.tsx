@@ -1,0 +1,87 @@
+import { useEffect, useState } from "react";
+import { openConversation } from "./actions/conversation-actions";
+import { ApprovalDialog } from "./components/approval/approval-dialog";
+import { ChatColumn } from "./components/chat/chat-column";
+import { AppHeader } from "./components/layout/app-header";
+import { ConnectionBanner } from "./components/layout/connection-banner";
+import { NoticeList } from "./components/layout/notice-list";
+import { PanesPanel } from "./components/layout/panes-panel";
+import { useThemeSync } from "./components/layout/use-theme-sync";
+import { ConversationSidebar } from "./components/sidebar/conversation-sidebar";
+import { useSocket } from "./socket/socket-context";
+import { useConversationsStore } from "./state/conversations-store";
+import { useSessionStore } from "./state/session-store";
+import { conversationIdFromHash } from "./url/conversation-hash";
+
+/** Opens the conversation the address bar names when the person changes the hash by hand. */
+function useHashNavigation(): void {
+  const socket = useSocket();
+  useEffect(() => {
+    const onHashChange = () => {
+      const wanted = conversationIdFromHash(window.location.hash);
+      if (wanted !== null && wanted !== useConversationsStore.getState().currentId) {
+        void openConversation(socket, wanted);
+      }
+    };
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
+  }, [socket]);
+}
+
+/**
+ * The whole page: the connection banner, the header, the conversation sidebar, one column per
+ * chat of the session, the side panel of panes, the approval dialog and the notices.
+ */
+export function App() {
+  const chats = useSessionStore((state) => state.chats);
+  const status = useSessionStore((state) => state.status);
+  const [sidebarOpen, setSidebarOpen] = useState(
+    () => globalThis.matchMedia?.("(min-width: 720px)").matches ?? true,
+  );
+  useThemeSync();
+  useHashNavigation();
+  const several = chats.length > 1;
+
+  return (
+    <div className="app" data-testid="app">
+      <a className="skip-link" href="#chats">
+        Skip to the conversation
+      </a>
+      <ConnectionBanner />
+      <AppHeader
+        sidebarOpen={sidebarOpen}
+        onToggleSidebar={() => setSidebarOpen((open) => !open)}
+      />
+      <div className="app-body">
+        {sidebarOpen ? (
+          <div id="sidebar" className="sidebar-slot">
+            <ConversationSidebar />
+          </div>
+        ) : null}
+        <main
+          id="chats"
+          className={`chats${several ? " chats-several" : ""}`}
+          data-chat-count={chats.length}
+        >
+          {chats.length === 0 ? (
+            <p className="chats-loading" data-testid="chats-loading">
+              {status === "connected" ? "This session has no chat." : "Loading…"}
+            </p>
+          ) : (
+            chats.map((chat) => (
+              <ChatColumn
+                key={chat.id}
+                chat={chat}
+                showTitle={several}
+                ownsUnassignedCards={!several}
+              />
+            ))
+          )}
+        </main>
+        <PanesPanel showUnassignedCards={several} />
+      </div>
+      <ApprovalDialog />
+      <NoticeList />
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+// One AppBridge per card, with every handler in place before `connect()`: a view may send requests
+// right after the handshake, and a capability announced without a handler answers "method not
+// found". The bridge has no MCP client (`null`): each request goes to the server over the socket,
+// where the card's own source and the gate answer it.
+import {
+  AppBridge,
+  type AppBridgeEventMap,
+  type HostOptions,
+  type McpUiHostCapabilities,
+  type McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { Implementation } from "@modelcontextprotocol/client";
+
+// The bridge's own handler type for a setter, without its second (`extra`) argument.
+type RequestHandler<K extends keyof AppBridge> =
+  NonNullable<AppBridge[K]> extends (params: infer Params, extra: never) => infer Result
+    ? (params: Params) => Result
+    : never;
+
+/** What a card answers for each request of its view, and how it reacts to its notifications. */
+export interface CardPageHandlers {
+  /** `tools/call` of the card's own source. */
+  callTool: RequestHandler<"oncalltool">;
+  /** `resources/read` of the card's own source. */
+  readResource: RequestHandler<"onreadresource">;
+  /** `resources/list` of the card's own source. */
+  listResources: RequestHandler<"onlistresources">;
+  /** `resources/templates/list` of the card's own source. */
+  listResourceTemplates: RequestHandler<"onlistresourcetemplates">;
+  /** `ui/message`. */
+  message: RequestHandler<"onmessage">;
+  /** `ui/update-model-context`. */
+  updateModelContext: RequestHandler<"onupdatemodelcontext">;
+  /** `ui/open-link`. */
+  openLink: RequestHandler<"onopenlink">;
+  /** `ui/download-file`. */
+  downloadFile: RequestHandler<"ondownloadfile">;
+  /** `ui/request-display-mode`. */
+  requestDisplayMode: RequestHandler<"onrequestdisplaymode">;
+  /** The proxy said `sandbox-proxy-ready`. */
+  sandboxReady: (params: AppBridgeEventMap["sandboxready"]) => void;
+  /** The view said `initialized`. */
+  initialized: (params: AppBridgeEventMap["initialized"]) => void;
+  /** The view reported its size. */
+  sizeChange: (params: AppBridgeEventMap["sizechange"]) => void;
+  /** The view logged (`notifications/message`). */
+  loggingMessage: (params: AppBridgeEventMap["loggingmessage"]) => void;
+  /** The view asked to be closed. */
+  requestTeardown: (params: AppBridgeEventMap["requestteardown"]) => void;
+}
+
+/** Creates the AppBridge object (injectable, so tests can watch what happens before `connect`). */
+export type AppBridgeConstructor = (
+  hostInfo: Implementation,
+  capabilities: McpUiHostCapabilities,
+  options: HostOptions,
+) => AppBridge;
+
+/** The SDK's AppBridge, without an MCP client. */
+export const constructAppBridge: AppBridgeConstructor = (hostInfo, capabilities, options) =>
+  new AppBridge(null, hostInfo, capabilities, options);
+
+/** The request-handler setters {@link createCardBridge} fills, one per announced capability. */
+export const cardRequestHandlerSetters = [
+  "oncalltool",
+  "onreadresource",
+  "onlistresources",
+  "onlistresourcetemplates",
+  "onmessage",
+  "onupdatemodelcontext",
+  "onopenlink",
+  "ondownloadfile",
+  "onrequestdisplaymode",
+] as const;
+
+/** The bridge events {@link createCardBridge} listens to. */
+export const cardBridgeEvents = [
+  "sandboxready",
+  "initialized",
+  "sizechange",
+  "loggingmessage",
+  "requestteardown",
+] as const;
+
+/**
+ * Creates a card's bridge and registers every request handler and event listener on it. The
+ * bridge is not connected: the caller connects it once its transport exists.
+ *
+ * @param options - host info, capabilities, the initial host context and the handlers.
+ * @param construct - creates the AppBridge; default {@link constructAppBridge}.
+ * @returns the bridge, ready for `connect()`.
+ */
+export function createCardBridge(
+  options: {
+    hostInfo: Implementation;
+    capabilities: McpUiHostCapabilities;
+    hostContext: McpUiHostContext;
+    handlers: CardPageHandlers;
+  },
+  construct: AppBridgeConstructor = constructAppBridge,
+): AppBridge {
+  const { handlers } = options;
+  const bridge = construct(options.hostInfo, options.capabilities, {
+    hostContext: options.hostContext,
+  });
+  bridge.oncalltool = (params) => handlers.callTool(params);
+  bridge.onreadresource = (params) => handlers.readResource(params);
+  bridge.onlistresources = (params) => handlers.listResources(params);
+  bridge.onlistresourcetemplates = (params) => handlers.listResourceTemplates(params);
+  bridge.onmessage = (params) => handlers.message(params);
+  bridge.onupdatemodelcontext = (params) => handlers.updateModelContext(params);
+  bridge.onopenlink = (params) => handlers.openLink(params);
+  bridge.ondownloadfile = (params) => handlers.downloadFile(params);
+  bridge.onrequestdisplaymode = (params) => handlers.requestDisplayMode(params);
+  bridge.addEventListener("sandboxready", (params) => handlers.sandboxReady(params));
+  bridge.addEventListener("initialized", (params) => handlers.initialized(params));
+  bridge.addEventListener("sizechange", (params) => handlers.sizeChange(params));
+  bridge.addEventListener("loggingmessage", (params) => handlers.loggingMessage(params));
+  bridge.addEventListener("requestteardown", (params) => handlers.requestTeardown(params));
+  return bridge;
+}

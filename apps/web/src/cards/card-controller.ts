@@ -1,0 +1,494 @@
+// The life of one card in the page, outside React: attach, bridge, sandbox, display modes, size,
+// theme, teardown. The ordering rules of the MCP Apps spec:
+// 1. Every handler is registered before `connect()` (createCardBridge).
+// 2. The bridge is connected before the proxy is loaded, so the proxy's `sandbox-proxy-ready`
+//    is heard; the view's HTML goes to the proxy only after that message (ViewDelivery).
+// 3. Nothing is sent to the view before it says `initialized`; then `tool-input` once, then
+//    `tool-result` or `tool-cancelled` (ViewDelivery), then the host-context changes since its
+//    `ui/initialize` (HostContextSync).
+// 4. `ui/resource-teardown` (answered or timed out) comes before `card:teardown` and the close.
+import type { AttachReply } from "@mcp-chat-host/protocol";
+import {
+  buildAllowAttribute,
+  type AppBridge,
+  type McpUiHostContext,
+  type McpUiResourcePermissions,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+import { createCardBridge } from "./card-bridge";
+import {
+  sandboxTransport,
+  type CardCallbacks,
+  type CardControllerOptions,
+} from "./card-controller-options";
+import { browserPageActions, createPageRequests, sendViewLog } from "./card-page-requests";
+import {
+  hasLiveCard,
+  isCurrentLiveCard,
+  registerLiveCard,
+  unregisterLiveCard,
+  type LiveCard,
+  type TeardownReason,
+} from "./card-registry";
+import { messageOf } from "./card-request-error";
+import { requestAck } from "./card-socket";
+import { listenToCardEvents } from "./card-socket-events";
+import {
+  cardStoreAccess,
+  initialCardState,
+  type CardLogEntry,
+  type CardState,
+  type CardStoreAccess,
+} from "./card-store";
+import { DownloadQuestion } from "./download-question";
+import { measureElement, observeContainer, type BoxSize } from "./container-observer";
+import {
+  allowedDisplayModes,
+  decideDisplayMode,
+  type DisplayMode,
+  type DisplayModeRequester,
+} from "./display-mode";
+import { containerDimensionsFor, initialFrameHeight, nextFrameHeight } from "./frame-size";
+import { buildHostContext, cardHostCapabilities, cardHostInfo } from "./host-context";
+import { HostContextSync } from "./host-context-sync";
+import { sandboxProblem } from "./sandbox-check";
+import { documentVariableReader, hostStyleVariables, type Theme } from "./style-variables";
+import {
+  globalTimers,
+  teardownTimeoutMs,
+  teardownWithTimeout,
+  type TimerFunctions,
+} from "./teardown-with-timeout";
+import { ViewDelivery } from "./view-delivery";
+
+export type { CardCallbacks, CardControllerOptions } from "./card-controller-options";
+
+/**
+ * Runs one card: attaches it, creates and connects its bridge, loads its view in the sandbox,
+ * answers its view, follows its size, display mode and theme, and tears it down. Writes what the
+ * page shows into the cards store.
+ */
+export class CardController implements LiveCard {
+  readonly instanceId: string;
+  readonly conversationId: string | null;
+  readonly #options: CardControllerOptions;
+  readonly #store: CardStoreAccess;
+  readonly #timers: TimerFunctions;
+  readonly #now: () => number;
+  readonly #delivery: ViewDelivery;
+  readonly #stops: Array<() => void> = [];
+  #reply: AttachReply | null = null;
+  #bridge: AppBridge | null = null;
+  #context: HostContextSync | null = null;
+  #theme: Theme;
+  #mode: DisplayMode = "inline";
+  #frameHeight = initialFrameHeight;
+  #measured: BoxSize = { width: 0, height: 0 };
+  readonly #download = new DownloadQuestion((download) => this.#patch({ download }));
+  #started = false;
+  #releaseScheduled = false;
+  #disposal: Promise<void> | null = null;
+  #notifyServer = true;
+  #disposeReason: TeardownReason = "unmounted";
+
+  constructor(options: CardControllerOptions) {
+    this.#options = options;
+    this.instanceId = options.card.instanceId;
+    this.conversationId = options.card.conversationId;
+    this.#store = options.store ?? cardStoreAccess;
+    this.#timers = options.timers ?? globalTimers;
+    this.#now = options.now ?? Date.now;
+    this.#theme = options.theme;
+    this.#delivery = new ViewDelivery(
+      { result: options.card.result, cancelled: options.card.cancelled ?? null },
+      (kind, text) =>
+        kind === "load"
+          ? this.#patch({ status: "error", error: text })
+          : this.#hostLog(kind === "repeat" ? "warning" : "error", text),
+    );
+    registerLiveCard(this);
+    const state: CardState = initialCardState(options.card);
+    if (options.card.closed === true) {
+      state.status = "closed";
+      state.error = "This app was closed.";
+    }
+    this.#store.put(this.instanceId, state);
+  }
+
+  /** Starts the card (once): listens to the socket and attaches. */
+  start(): void {
+    if (this.#started || this.#disposal !== null) return;
+    this.#started = true;
+    if (this.#options.card.closed === true) return;
+    this.#listen();
+    void this.#attach();
+  }
+
+  /**
+   * Cancels a pending {@link releaseSoon}: React StrictMode runs an effect's cleanup and the
+   * effect again at once, which must neither attach twice nor tear the card down.
+   *
+   * @returns true when a release was pending.
+   */
+  retain(): boolean {
+    const pending = this.#releaseScheduled;
+    this.#releaseScheduled = false;
+    return pending;
+  }
+
+  /**
+   * Tears the card down after the current task unless {@link retain} is called first, then
+   * forgets its shown state.
+   *
+   * @param reason - sent with `card:teardown`.
+   */
+  releaseSoon(reason: TeardownReason): void {
+    this.#releaseScheduled = true;
+    queueMicrotask(() => {
+      if (!this.#releaseScheduled) return;
+      this.#releaseScheduled = false;
+      void this.dispose(reason).then(() => this.#forget());
+    });
+  }
+
+  /** Follows the page's theme (theme and style variables of the host context). */
+  setTheme(theme: Theme): void {
+    if (theme === this.#theme) return;
+    this.#theme = theme;
+    // Read the page's colours after the effects of this render ran: the page may switch its
+    // theme attribute in one of them.
+    queueMicrotask(() => {
+      if (this.#theme !== theme) return;
+      this.#publish({
+        theme,
+        styles: { variables: hostStyleVariables(theme, documentVariableReader()) },
+      });
+    });
+  }
+
+  /**
+   * Switches the display mode if allowed (see `decideDisplayMode`); the view is told.
+   *
+   * @returns the mode in effect afterwards.
+   */
+  setDisplayMode(
+    requested: DisplayMode,
+    requestedBy: DisplayModeRequester = "person",
+  ): DisplayMode {
+    if (this.#disposal !== null) return this.#mode;
+    const next = decideDisplayMode({
+      requested,
+      current: this.#mode,
+      declared: this.#declaredModes(),
+      requestedBy,
+    });
+    if (next !== this.#mode) {
+      this.#mode = next;
+      this.#patch({ displayMode: next });
+      this.#publish({
+        displayMode: next,
+        containerDimensions: containerDimensionsFor(next, this.#measured),
+      });
+    }
+    return next;
+  }
+
+  /**
+   * Attaches the card again after the socket reconnected and the page said `session:hello`
+   * again: the server may have restarted and lost the card. The view keeps running and is sent
+   * nothing again; a failure goes to the card's log.
+   *
+   * @returns when the server answered; never rejects.
+   */
+  async reattach(): Promise<void> {
+    if (this.#reply === null || this.#disposal !== null) return;
+    try {
+      await requestAck(this.#options.socket, "card:attach", { instanceId: this.instanceId });
+    } catch (error) {
+      this.#hostLog(
+        "warning",
+        `Could not attach the app again after reconnecting: ${messageOf(error)}`,
+      );
+    }
+  }
+
+  /** Answers the pending download question, if any. */
+  answerDownload(accepted: boolean): void {
+    this.#download.answer(accepted);
+  }
+
+  /** The person closed the card: tear it down, then tell the page to remove it. */
+  async close(): Promise<void> {
+    await this.dispose("closed");
+    this.#callbacks().onClose(this.instanceId);
+  }
+
+  /**
+   * Tears the card down (once; later calls return the same promise): `ui/resource-teardown` to an
+   * initialised view, waiting for any answer or {@link teardownTimeoutMs}; then `card:teardown`
+   * to the server; then the bridge is closed.
+   *
+   * @param reason - sent with `card:teardown`.
+   * @param options - `notifyServer: false` when the server closed the card itself; `message`
+   *   to show in place of the view.
+   * @returns when done; never rejects.
+   */
+  dispose(
+    reason: TeardownReason,
+    options: { notifyServer?: boolean; message?: string } = {},
+  ): Promise<void> {
+    if (this.#disposal !== null) return this.#disposal;
+    this.#releaseScheduled = false;
+    this.#disposeReason = reason;
+    this.#notifyServer = options.notifyServer ?? true;
+    this.#disposal = this.#runDisposal(options.message ?? null);
+    return this.#disposal;
+  }
+
+  async #runDisposal(message: string | null): Promise<void> {
+    this.#download.answer(false);
+    this.#patch({ status: "closing" });
+    const bridge = this.#bridge;
+    if (bridge !== null && this.#delivery.initialized) {
+      const outcome = await teardownWithTimeout(
+        () => bridge.teardownResource({}),
+        teardownTimeoutMs,
+        this.#timers,
+      );
+      if (outcome === "timed-out") {
+        this.#hostLog(
+          "warning",
+          "The app did not answer the teardown request in time; it was closed anyway.",
+        );
+      }
+    }
+    this.#delivery.stop();
+    // An attach still under way sends this itself when its reply comes (see #attach).
+    if (this.#reply !== null && this.#notifyServer) this.#sendTeardown();
+    for (const stop of this.#stops.splice(0)) stop();
+    if (bridge !== null) await bridge.close().catch(() => undefined);
+    this.#patch({ status: "closed", error: message, download: null });
+    unregisterLiveCard(this);
+  }
+
+  #sendTeardown(): void {
+    requestAck(this.#options.socket, "card:teardown", {
+      instanceId: this.instanceId,
+      reason: this.#disposeReason,
+    }).catch((error: unknown) => {
+      console.warn(
+        `Card ${this.instanceId}: the server did not confirm its teardown: ${messageOf(error)}`,
+      );
+    });
+  }
+
+  #forget(): void {
+    unregisterLiveCard(this);
+    // A newer mount of the same card keeps its state.
+    if (!hasLiveCard(this.instanceId)) this.#store.remove(this.instanceId);
+  }
+
+  #callbacks(): CardCallbacks {
+    return this.#options.callbacks();
+  }
+
+  #patch(patch: Partial<CardState>): void {
+    // A replaced controller (same instance id, newer mount) must not overwrite the new state.
+    if (isCurrentLiveCard(this)) this.#store.patch(this.instanceId, patch);
+  }
+
+  #appendLog(entry: CardLogEntry): void {
+    if (isCurrentLiveCard(this)) this.#store.appendLog(this.instanceId, entry);
+    this.#callbacks().onLog?.(this.instanceId, entry);
+  }
+
+  #hostLog(level: CardLogEntry["level"], text: string): void {
+    this.#appendLog({ at: this.#now(), origin: "host", level, data: text });
+  }
+
+  #declaredModes(): readonly DisplayMode[] | undefined {
+    if (!this.#delivery.initialized) return undefined;
+    return this.#bridge?.getAppCapabilities()?.availableDisplayModes;
+  }
+
+  #listen(): void {
+    const stop = listenToCardEvents(this.#options.socket, this.instanceId, {
+      result: (result) => {
+        if (this.#delivery.offerResult(result)) this.#patch({ result, cancelled: null });
+      },
+      cancelled: (reason) => {
+        if (this.#delivery.offerCancelled(reason)) this.#patch({ cancelled: reason });
+      },
+      closed: (reason) => void this.dispose("closed", { notifyServer: false, message: reason }),
+      composerFill: (chatId, text) => this.#callbacks().onCompose?.(chatId, text),
+    });
+    this.#stops.push(stop);
+  }
+
+  async #attach(): Promise<void> {
+    const { socket, iframe } = this.#options;
+    let reply: AttachReply;
+    try {
+      reply = await requestAck(socket, "card:attach", { instanceId: this.instanceId });
+    } catch (error) {
+      if (this.#disposal === null) this.#patch({ status: "error", error: messageOf(error) });
+      return;
+    }
+    this.#reply = reply;
+    if (this.#disposal !== null) {
+      // Torn down while attaching: the server attached it, so tell it (unless it closed it).
+      if (this.#notifyServer) this.#sendTeardown();
+      return;
+    }
+    const problem = sandboxProblem(reply.page);
+    const bridge = problem === null ? this.#createBridge(reply) : null;
+    this.#patch({
+      status: problem === null ? "loading" : "error",
+      error: problem,
+      title: reply.title,
+      source: reply.source,
+      tool: reply.tool.name,
+      arguments: reply.toolInput,
+      result: this.#delivery.result ?? reply.toolResult,
+      cancelled:
+        this.#delivery.result === null && reply.toolResult === null
+          ? (this.#delivery.cancelled ?? reply.cancelled)
+          : null,
+      reportedAt: reply.reportedAt,
+      prefersBorder: reply.page.prefersBorder ?? null,
+    });
+    if (bridge === null) return;
+    try {
+      const permissions = reply.page.permissions as McpUiResourcePermissions | undefined;
+      const allow = buildAllowAttribute(permissions);
+      if (allow !== "") iframe.setAttribute("allow", allow);
+      const createTransport = this.#options.createTransport ?? sandboxTransport;
+      // The proxy URL's origin is the sandbox origin (sandboxProblem checked), in normal form.
+      await bridge.connect(createTransport(iframe, new URL(reply.page.proxyUrl).origin));
+    } catch (error) {
+      this.#patch({
+        status: "error",
+        error: `The app's view could not be started: ${messageOf(error)}`,
+      });
+      return;
+    }
+    if (this.#disposal !== null) return;
+    this.#stops.push(
+      observeContainer(this.#options.holder, (size) => {
+        this.#measured = size;
+        this.#publish({ containerDimensions: containerDimensionsFor(this.#mode, size) });
+      }),
+    );
+    // Loading the proxy only now: its `sandbox-proxy-ready` must reach a connected bridge.
+    iframe.src = reply.page.proxyUrl;
+  }
+
+  #createBridge(reply: AttachReply): AppBridge {
+    this.#measured = measureElement(this.#options.holder);
+    const hostContext = buildHostContext({
+      theme: this.#theme,
+      displayMode: this.#mode,
+      containerDimensions: containerDimensionsFor(this.#mode, this.#measured),
+      tool: reply.tool,
+      readVariable: documentVariableReader(),
+    });
+    this.#context = new HostContextSync(hostContext);
+    const requests = createPageRequests({
+      instanceId: this.instanceId,
+      socket: this.#options.socket,
+      page: this.#options.page ?? browserPageActions,
+      log: (entry) => this.#appendLog({ ...entry, at: this.#now() }),
+      askDownload: (question) =>
+        this.#disposal === null ? this.#download.ask(question) : Promise.resolve(false),
+      reported: (reportedAt) => this.#patch({ reportedAt }),
+    });
+    const bridge = createCardBridge(
+      {
+        hostInfo: cardHostInfo,
+        capabilities: cardHostCapabilities(reply.page),
+        hostContext,
+        handlers: {
+          ...requests,
+          requestDisplayMode: async (params) => ({
+            mode: this.setDisplayMode(params.mode, "view"),
+          }),
+          sandboxReady: () => this.#delivery.sandboxReady(),
+          initialized: () => void this.#onInitialized(),
+          sizeChange: (params) => this.#onSizeChange(params.height),
+          loggingMessage: (params) => this.#onViewLog(params),
+          requestTeardown: () => {
+            this.#hostLog("info", "The app asked to be closed.");
+            void this.close();
+          },
+        },
+      },
+      this.#options.construct,
+    );
+    this.#bridge = bridge;
+    this.#delivery.bind(
+      bridge,
+      {
+        html: reply.page.html,
+        csp: reply.page.csp,
+        permissions: reply.page.permissions,
+        toolInput: reply.toolInput,
+      },
+      { result: reply.toolResult, cancelled: reply.cancelled },
+    );
+    return bridge;
+  }
+
+  async #onInitialized(): Promise<void> {
+    const sending = this.#disposal === null ? this.#delivery.initialize() : null;
+    if (sending === null) return;
+    const declared = this.#declaredModes();
+    this.#patch({ status: "ready", declaredModes: declared ?? null });
+    await sending;
+    // A mode the person chose before the view declared its modes may not be one of them.
+    if (!allowedDisplayModes(declared, "person").includes(this.#mode)) {
+      this.setDisplayMode("inline", "person");
+    }
+    this.#flushContext();
+  }
+
+  #onSizeChange(height: unknown): void {
+    // Fullscreen and picture-in-picture have a fixed size: the host owns it.
+    if (this.#mode !== "inline" || this.#disposal !== null) return;
+    const next = nextFrameHeight({ current: this.#frameHeight, reported: height });
+    if (next === null) return;
+    this.#frameHeight = next;
+    this.#patch({ frameHeight: next });
+  }
+
+  #onViewLog(params: {
+    level: CardLogEntry["level"];
+    logger?: string | undefined;
+    data?: unknown;
+  }): void {
+    const entry: CardLogEntry = {
+      at: this.#now(),
+      origin: "view",
+      level: params.level,
+      data: params.data,
+    };
+    if (params.logger !== undefined) entry.logger = params.logger;
+    this.#appendLog(entry);
+    sendViewLog(this.#options.socket, this.instanceId, params);
+  }
+
+  /** Updates the host context; the view hears the changed fields once it has initialised. */
+  #publish(patch: McpUiHostContext): void {
+    this.#context?.update(patch);
+    this.#flushContext();
+  }
+
+  #flushContext(): void {
+    const bridge = this.#bridge;
+    if (bridge === null || this.#context === null) return;
+    if (!this.#delivery.initialized || this.#disposal !== null) return;
+    const changes = this.#context.takeChanges();
+    if (changes === null) return;
+    Promise.resolve(bridge.sendHostContextChange(changes)).catch((error: unknown) => {
+      this.#hostLog("warning", `Could not tell the app about a change: ${messageOf(error)}`);
+    });
+  }
+}

@@ -1,0 +1,285 @@
+// What a card answers when its view asks the host for something. Requests that concern the MCP
+// server or the conversation go to the server over the socket (the server checks that the card
+// is known, that the tool belongs to the card's own source and is visible to apps, and runs the
+// gate); links and downloads are handled here, in the page, with the person's consent.
+import { CARD_CALL_ACK_TIMEOUT_MS, limits } from "@mcp-chat-host/protocol";
+import type {
+  CallToolResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/client";
+import type { CardPageHandlers } from "./card-bridge";
+import { messageOf, toPageError } from "./card-request-error";
+import { requestAck, type CardSocket } from "./card-socket";
+import type { CardLogEntry, PendingDownload } from "./card-store";
+import { createDownloadBlob, planDownload, type DownloadItem } from "./download-files";
+import { decideOpenLink } from "./open-link";
+
+/** What the page offers a card beyond the socket: opening tabs and saving files. */
+export interface PageActions {
+  /** Opens an http(s) URL in a new tab without an opener. */
+  openTab: (url: string) => void;
+  /** Saves a file the person agreed to download. */
+  saveFile: (name: string, blob: Blob) => void;
+}
+
+/** The page's own actions: `window.open` with `noopener,noreferrer`, and a download link. */
+export const browserPageActions: PageActions = {
+  openTab: (url) => {
+    window.open(url, "_blank", "noopener,noreferrer");
+  },
+  saveFile: (name, blob) => {
+    const address = URL.createObjectURL(blob);
+    const anchor = document.createElement("a");
+    anchor.href = address;
+    anchor.download = name;
+    anchor.rel = "noopener";
+    anchor.style.display = "none";
+    document.body.appendChild(anchor);
+    anchor.click();
+    anchor.remove();
+    // Revoking at once can cancel the download in some browsers; a minute is plenty to start it.
+    setTimeout(() => URL.revokeObjectURL(address), 60_000);
+  },
+};
+
+/** What {@link createPageRequests} needs from its card. */
+export interface PageRequestContext {
+  instanceId: string;
+  socket: CardSocket;
+  page: PageActions;
+  /** Adds a line to the card's log (and, for the view's own lines, to the server's). */
+  log: (entry: Omit<CardLogEntry, "at">) => void;
+  /** Asks the person about a download; resolves with their answer (false when the card closes). */
+  askDownload: (question: Omit<PendingDownload, "answer">) => Promise<boolean>;
+  /** The view reported its model context at this time (ms since the epoch). */
+  reported: (reportedAt: number) => void;
+}
+
+/** The request handlers of {@link CardPageHandlers} that a card answers without its bridge state. */
+export type PageRequestHandlers = Pick<
+  CardPageHandlers,
+  | "callTool"
+  | "readResource"
+  | "listResources"
+  | "listResourceTemplates"
+  | "message"
+  | "updateModelContext"
+  | "openLink"
+  | "downloadFile"
+>;
+
+function saveItems(context: PageRequestContext, items: readonly DownloadItem[]): boolean {
+  let saved = 0;
+  for (const item of items) {
+    if (item.kind === "link") {
+      if (!item.openable) {
+        context.log({
+          origin: "host",
+          level: "warning",
+          data: `Did not open the download link "${item.name}": only http and https links are opened.`,
+        });
+        continue;
+      }
+      context.page.openTab(item.url);
+      saved += 1;
+      continue;
+    }
+    try {
+      context.page.saveFile(item.name, createDownloadBlob(item));
+      saved += 1;
+    } catch (error) {
+      context.log({
+        origin: "host",
+        level: "error",
+        data: `Could not save "${item.name}": ${messageOf(error)}`,
+      });
+    }
+  }
+  return saved === items.length;
+}
+
+/**
+ * Builds the handlers for a card's view requests.
+ *
+ * - `tools/call`, `resources/*`: to the server; a refusal becomes the JSON-RPC error the server
+ *   named (`rpcCode`, else -32603) with its message. Tool calls wait up to
+ *   `CARD_CALL_ACK_TIMEOUT_MS`, since the server may ask the person first.
+ * - `ui/message`: to the server (`{}`; `{ isError: true }` when the server refused it).
+ * - `ui/update-model-context`: to the server; its time is shown in the title bar.
+ * - `ui/open-link`: http(s) only, new tab, no opener; anything else `{ isError: true }` and a log line.
+ * - `ui/download-file`: planned (names, sizes, cap), confirmed by the person, then saved.
+ *
+ * @returns the handlers, to pass to `createCardBridge`.
+ */
+export function createPageRequests(context: PageRequestContext): PageRequestHandlers {
+  const { instanceId, socket } = context;
+  return {
+    async callTool(params) {
+      try {
+        const payload =
+          params.arguments === undefined
+            ? { instanceId, name: params.name }
+            : { instanceId, name: params.name, arguments: params.arguments };
+        const result = await requestAck(
+          socket,
+          "card:call-tool",
+          payload,
+          CARD_CALL_ACK_TIMEOUT_MS,
+        );
+        return result as CallToolResult;
+      } catch (error) {
+        throw toPageError(error);
+      }
+    },
+    async readResource(params) {
+      try {
+        const result = await requestAck(socket, "card:read-resource", {
+          instanceId,
+          uri: params.uri,
+        });
+        return result as ReadResourceResult;
+      } catch (error) {
+        throw toPageError(error);
+      }
+    },
+    async listResources(params) {
+      try {
+        const cursor = params?.cursor;
+        const payload = cursor === undefined ? { instanceId } : { instanceId, cursor };
+        return (await requestAck(socket, "card:list-resources", payload)) as ListResourcesResult;
+      } catch (error) {
+        throw toPageError(error);
+      }
+    },
+    async listResourceTemplates(params) {
+      try {
+        const cursor = params?.cursor;
+        const payload = cursor === undefined ? { instanceId } : { instanceId, cursor };
+        const result = await requestAck(socket, "card:list-resource-templates", payload);
+        return result as ListResourceTemplatesResult;
+      } catch (error) {
+        throw toPageError(error);
+      }
+    },
+    async message(params) {
+      try {
+        const content = params.content as unknown as Array<{ type: string }>;
+        const reply = await requestAck(socket, "card:post-message", {
+          instanceId,
+          role: "user",
+          content,
+        });
+        if (reply.action === "drop") {
+          context.log({
+            origin: "host",
+            level: "info",
+            data: `The message was not sent: ${reply.reason ?? "the chat does not take messages from this app."}`,
+          });
+        }
+        return {};
+      } catch (error) {
+        context.log({
+          origin: "host",
+          level: "warning",
+          data: `The app's message was refused: ${messageOf(error)}`,
+        });
+        return { isError: true };
+      }
+    },
+    async updateModelContext(params) {
+      try {
+        const payload: {
+          instanceId: string;
+          content?: Array<{ type: string }>;
+          structuredContent?: Record<string, unknown>;
+        } = { instanceId };
+        if (params.content !== undefined) {
+          payload.content = params.content as unknown as Array<{ type: string }>;
+        }
+        if (params.structuredContent !== undefined) {
+          payload.structuredContent = params.structuredContent;
+        }
+        const reply = await requestAck(socket, "card:update-context", payload);
+        context.reported(reply.reportedAt);
+        return {};
+      } catch (error) {
+        throw toPageError(error);
+      }
+    },
+    async openLink(params) {
+      const decision = decideOpenLink(params.url);
+      if (!decision.allowed) {
+        context.log({ origin: "host", level: "warning", data: decision.reason });
+        return { isError: true };
+      }
+      context.page.openTab(decision.url);
+      context.log({ origin: "host", level: "info", data: `Opened ${decision.url} in a new tab.` });
+      return {};
+    },
+    async downloadFile(params) {
+      const plan = planDownload(params.contents);
+      if (!plan.ok) {
+        context.log({ origin: "host", level: "warning", data: plan.reason });
+        return { isError: true };
+      }
+      const accepted = await context.askDownload({
+        items: plan.items,
+        totalBytes: plan.totalBytes,
+      });
+      if (!accepted) {
+        context.log({ origin: "host", level: "info", data: "The download was declined." });
+        return { isError: true };
+      }
+      return saveItems(context, plan.items) ? {} : { isError: true };
+    },
+  };
+}
+
+/**
+ * The `data` of a view's log line as the server accepts it: as given when its JSON fits the card
+ * payload cap, else a cut string of it.
+ *
+ * @returns the value to send in `card:log`.
+ */
+export function cappedLogData(data: unknown): unknown {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(data ?? null);
+  } catch {
+    return String(data);
+  }
+  if (json === undefined) return String(data);
+  if (json.length <= limits.maxCardPayloadChars) return data;
+  // Half the cap: the cut text is sent as a string, whose own JSON escapes can double its length.
+  return `${json.slice(0, Math.floor(limits.maxCardPayloadChars / 2) - 100)}… (cut)`;
+}
+
+/** A view's log line (`notifications/message` params). */
+export interface ViewLogParams {
+  level: CardLogEntry["level"];
+  logger?: string | undefined;
+  data?: unknown;
+}
+
+/**
+ * Sends a view's log line to the server (`card:log`), without waiting; a failure is reported on
+ * the console, since the line is already in the card's own log.
+ *
+ * @param socket - the page's socket.
+ * @param instanceId - the card's instance id.
+ * @param params - the view's log line.
+ */
+export function sendViewLog(socket: CardSocket, instanceId: string, params: ViewLogParams): void {
+  const payload: {
+    instanceId: string;
+    level: CardLogEntry["level"];
+    logger?: string;
+    data: unknown;
+  } = { instanceId, level: params.level, data: cappedLogData(params.data) };
+  if (params.logger !== undefined) payload.logger = params.logger.slice(0, 200);
+  requestAck(socket, "card:log", payload).catch((error: unknown) => {
+    console.warn(`Card ${instanceId}: a log line did not reach the server: ${messageOf(error)}`);
+  });
+}

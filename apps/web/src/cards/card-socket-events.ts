@@ -1,0 +1,50 @@
+import type { CardSocket } from "./card-socket";
+
+/** What a card does with the server's events about it. */
+export interface CardEventHandlers {
+  /** The opening call returned (`card:result`). */
+  result: (result: Record<string, unknown>) => void;
+  /** The opening call failed or was stopped (`card:cancelled`). */
+  cancelled: (reason: string) => void;
+  /** The server closed the card (`card:closed`). */
+  closed: (reason: string) => void;
+  /** The server filled a chat's input box with the card's message (`composer:fill`). */
+  composerFill: (chatId: string, text: string) => void;
+}
+
+/**
+ * Listens to the server's events for one card; events naming another card are ignored.
+ *
+ * @param socket - the page's socket.
+ * @param instanceId - the card's instance id.
+ * @param handlers - what to do with each event.
+ * @returns a function that stops listening.
+ */
+export function listenToCardEvents(
+  socket: CardSocket,
+  instanceId: string,
+  handlers: CardEventHandlers,
+): () => void {
+  const onResult = (event: { instanceId: string; result: Record<string, unknown> }) => {
+    if (event.instanceId === instanceId) handlers.result(event.result);
+  };
+  const onCancelled = (event: { instanceId: string; reason: string }) => {
+    if (event.instanceId === instanceId) handlers.cancelled(event.reason);
+  };
+  const onClosed = (event: { instanceId: string; reason: string }) => {
+    if (event.instanceId === instanceId) handlers.closed(event.reason);
+  };
+  const onComposerFill = (event: { chatId: string; text: string; instanceId: string }) => {
+    if (event.instanceId === instanceId) handlers.composerFill(event.chatId, event.text);
+  };
+  socket.on("card:result", onResult);
+  socket.on("card:cancelled", onCancelled);
+  socket.on("card:closed", onClosed);
+  socket.on("composer:fill", onComposerFill);
+  return () => {
+    socket.off("card:result", onResult);
+    socket.off("card:cancelled", onCancelled);
+    socket.off("card:closed", onClosed);
+    socket.off("composer:fill", onComposerFill);
+  };
+}

@@ -1,0 +1,136 @@
+// What the page shows of each live card, kept outside React so the card's controller (which
+// talks to the bridge and the socket) can update it and the card's component can render it.
+import { create } from "zustand";
+import type { DisplayMode } from "./display-mode";
+import type { DownloadItem } from "./download-files";
+import { initialFrameHeight } from "./frame-size";
+
+/** Where a card is in its life. */
+export type CardStatus = "attaching" | "loading" | "ready" | "error" | "closing" | "closed";
+
+/** One line of a card's log: the view's own logging, or the host's notes about the view. */
+export interface CardLogEntry {
+  /** When it was logged (ms since the epoch). */
+  at: number;
+  /** `view` for the page's `notifications/message`, `host` for what the host did or refused. */
+  origin: "view" | "host";
+  level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+  logger?: string;
+  data: unknown;
+}
+
+/** A download waiting for the person's answer. */
+export interface PendingDownload {
+  items: readonly DownloadItem[];
+  totalBytes: number;
+  /** Answers the question; the first answer counts. */
+  answer: (accepted: boolean) => void;
+}
+
+/** The shown state of one card. */
+export interface CardState {
+  status: CardStatus;
+  /** Why the view is not shown (attach refused, closed by the server), for the fallback text. */
+  error: string | null;
+  title: string;
+  source: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  cancelled: string | null;
+  /** When the view last reported its model context (ms since the epoch). */
+  reportedAt: number | null;
+  displayMode: DisplayMode;
+  /** The view's declared display modes, once it initialised (null: declared none). */
+  declaredModes: readonly DisplayMode[] | null;
+  /** The iframe's height inline, in pixels. */
+  frameHeight: number;
+  /** Whether the view asked for a border (`prefersBorder`); null: the host decides. */
+  prefersBorder: boolean | null;
+  log: readonly CardLogEntry[];
+  download: PendingDownload | null;
+}
+
+/** Most log lines a card keeps; older ones are dropped first. */
+export const maximumLogEntries = 500;
+
+/** The initial state of a card, from what its descriptor says. */
+export function initialCardState(descriptor: {
+  title: string;
+  source: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  cancelled?: string | undefined;
+}): CardState {
+  return {
+    status: "attaching",
+    error: null,
+    title: descriptor.title,
+    source: descriptor.source,
+    tool: descriptor.tool,
+    arguments: descriptor.arguments,
+    result: descriptor.result,
+    cancelled: descriptor.cancelled ?? null,
+    reportedAt: null,
+    displayMode: "inline",
+    declaredModes: null,
+    frameHeight: initialFrameHeight,
+    prefersBorder: null,
+    log: [],
+    download: null,
+  };
+}
+
+/** The cards store: shown state by instance id, and the actions on it. */
+export interface CardStore {
+  cards: Readonly<Record<string, CardState>>;
+  /** Creates a card's state (or replaces it). */
+  put: (instanceId: string, state: CardState) => void;
+  /** Changes some fields of a card's state; ignored for an unknown card. */
+  patch: (instanceId: string, patch: Partial<CardState>) => void;
+  /** Adds a log line, keeping at most {@link maximumLogEntries}. */
+  appendLog: (instanceId: string, entry: CardLogEntry) => void;
+  /** Forgets a card. */
+  remove: (instanceId: string) => void;
+}
+
+/** The page's cards store (zustand). */
+export const useCardStore = create<CardStore>()((set) => ({
+  cards: {},
+  put: (instanceId, state) => set((store) => ({ cards: { ...store.cards, [instanceId]: state } })),
+  patch: (instanceId, patch) =>
+    set((store) => {
+      const current = store.cards[instanceId];
+      if (current === undefined) return store;
+      return { cards: { ...store.cards, [instanceId]: { ...current, ...patch } } };
+    }),
+  appendLog: (instanceId, entry) =>
+    set((store) => {
+      const current = store.cards[instanceId];
+      if (current === undefined) return store;
+      const log = [...current.log, entry].slice(-maximumLogEntries);
+      return { cards: { ...store.cards, [instanceId]: { ...current, log } } };
+    }),
+  remove: (instanceId) =>
+    set((store) => {
+      if (!(instanceId in store.cards)) return store;
+      const cards = { ...store.cards };
+      delete cards[instanceId];
+      return { cards };
+    }),
+}));
+
+/** The store's state and actions as the controller uses them (injectable for tests). */
+export type CardStoreAccess = Pick<CardStore, "put" | "patch" | "appendLog" | "remove"> & {
+  get: (instanceId: string) => CardState | undefined;
+};
+
+/** Access to {@link useCardStore} outside React. */
+export const cardStoreAccess: CardStoreAccess = {
+  put: (instanceId, state) => useCardStore.getState().put(instanceId, state),
+  patch: (instanceId, patch) => useCardStore.getState().patch(instanceId, patch),
+  appendLog: (instanceId, entry) => useCardStore.getState().appendLog(instanceId, entry),
+  remove: (instanceId) => useCardStore.getState().remove(instanceId),
+  get: (instanceId) => useCardStore.getState().cards[instanceId],
+};

@@ -1,0 +1,122 @@
+import type { DisplayMode } from "./display-mode";
+
+/** Props of {@link CardTitleBar}. */
+export interface CardTitleBarProps {
+  title: string;
+  source: string;
+  tool: string;
+  reportedAt: number | null;
+  displayMode: DisplayMode;
+  /** Modes the person may switch to now. */
+  allowedModes: readonly DisplayMode[];
+  requestShown: boolean;
+  logShown: boolean;
+  logCount: number;
+  /** False while the card closes: the controls do nothing then. */
+  enabled: boolean;
+  onToggleRequest: () => void;
+  onToggleLog: () => void;
+  onDisplayMode: (mode: DisplayMode) => void;
+  onClose: () => void;
+}
+
+function initialOf(source: string, title: string): string {
+  const letter = (source.trim() || title.trim()).charAt(0);
+  return letter === "" ? "?" : letter.toUpperCase();
+}
+
+/**
+ * A card's title bar: an initial for its source, its title and source, when it last reported its
+ * model context, and its controls (request, log, picture-in-picture, full screen, close).
+ * Mode buttons toggle: pressing the active mode's button brings the card back inline.
+ *
+ * @returns the `<header>` element.
+ */
+export function CardTitleBar(props: CardTitleBarProps) {
+  const fullscreen = props.displayMode === "fullscreen";
+  const pip = props.displayMode === "pip";
+  return (
+    <header className="mch-card__titlebar">
+      <span className="mch-card__icon" aria-hidden="true">
+        {initialOf(props.source, props.title)}
+      </span>
+      <div className="mch-card__heading">
+        <span className="mch-card__title" data-testid="card-title" role="heading" aria-level={3}>
+          {props.title}
+        </span>
+        <span className="mch-card__source">
+          {props.source}
+          {props.tool !== "" ? ` · ${props.tool}` : ""}
+        </span>
+      </div>
+      {props.reportedAt !== null ? (
+        <span
+          className="mch-card__reported"
+          data-testid="card-reported-at"
+          title={`The app last told the model what it shows at ${new Date(props.reportedAt).toLocaleString()}`}
+        >
+          reported {new Date(props.reportedAt).toLocaleTimeString()}
+        </span>
+      ) : null}
+      <div className="mch-card__controls" role="toolbar" aria-label={`Controls of ${props.title}`}>
+        <button
+          type="button"
+          className="mch-card__button"
+          data-testid="card-show-request"
+          aria-pressed={props.requestShown}
+          disabled={!props.enabled}
+          onClick={props.onToggleRequest}
+          title="Show the call that opened this app"
+        >
+          Request
+        </button>
+        <button
+          type="button"
+          className="mch-card__button"
+          data-testid="card-log-button"
+          aria-pressed={props.logShown}
+          disabled={!props.enabled}
+          onClick={props.onToggleLog}
+          title="Show this app's log"
+        >
+          Log{props.logCount > 0 ? ` (${props.logCount})` : ""}
+        </button>
+        <button
+          type="button"
+          className="mch-card__button mch-card__button--icon"
+          data-testid="card-pip"
+          aria-pressed={pip}
+          aria-label={pip ? "Back into the conversation" : "Picture in picture"}
+          title={pip ? "Back into the conversation" : "Picture in picture"}
+          disabled={!props.enabled || (!pip && !props.allowedModes.includes("pip"))}
+          onClick={() => props.onDisplayMode(pip ? "inline" : "pip")}
+        >
+          <span aria-hidden="true">⧉</span>
+        </button>
+        <button
+          type="button"
+          className="mch-card__button mch-card__button--icon"
+          data-testid="card-fullscreen"
+          aria-pressed={fullscreen}
+          aria-label={fullscreen ? "Leave full screen" : "Full screen"}
+          title={fullscreen ? "Leave full screen (Escape)" : "Full screen"}
+          disabled={!props.enabled || (!fullscreen && !props.allowedModes.includes("fullscreen"))}
+          onClick={() => props.onDisplayMode(fullscreen ? "inline" : "fullscreen")}
+        >
+          <span aria-hidden="true">{fullscreen ? "⤡" : "⤢"}</span>
+        </button>
+        <button
+          type="button"
+          className="mch-card__button mch-card__button--icon"
+          data-testid="card-close"
+          aria-label={`Close ${props.title}`}
+          title="Close"
+          disabled={!props.enabled}
+          onClick={props.onClose}
+        >
+          <span aria-hidden="true">✕</span>
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,223 @@
+import type { CardDescriptor } from "@mcp-chat-host/protocol";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { CardController } from "./card-controller";
+import { CardLogPanel } from "./card-log-panel";
+import type { TeardownReason } from "./card-registry";
+import { CardRequestPanel } from "./card-request-panel";
+import type { CardSocket } from "./card-socket";
+import { useCardStore, type CardLogEntry } from "./card-store";
+import { CardTitleBar } from "./card-title-bar";
+import { allowedDisplayModes, type DisplayMode } from "./display-mode";
+import { DownloadConfirm } from "./download-confirm";
+import { outerFrameReferrerPolicy, outerFrameSandbox } from "./frame-attributes";
+import { initialFrameHeight } from "./frame-size";
+import type { Theme } from "./style-variables";
+import "./card.css";
+
+/** Props of {@link CardView}. */
+export interface CardViewProps {
+  /** The card's descriptor (from `card:opened` or a conversation snapshot). */
+  card: CardDescriptor;
+  /** The chat the card shows in, or null (a pane). */
+  chatId: string | null;
+  socket: CardSocket;
+  theme: Theme;
+  /** The card was closed and torn down: remove it from the page. */
+  onClose: (instanceId: string) => void;
+  /** The server filled a chat's input box with this card's message (`composer:fill`). */
+  onCompose?: (chatId: string, text: string) => void;
+  /** A line was added to the card's log. */
+  onLog?: (instanceId: string, entry: CardLogEntry) => void;
+  /** Sent with `card:teardown` when the component unmounts without its close button. */
+  unmountReason?: TeardownReason;
+}
+
+function resultText(result: Record<string, unknown> | null): string {
+  const content = result?.content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block: unknown) =>
+      block !== null &&
+      typeof block === "object" &&
+      (block as { type?: unknown }).type === "text" &&
+      typeof (block as { text?: unknown }).text === "string"
+        ? (block as { text: string }).text
+        : "",
+    )
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
+const modeLabels: Record<DisplayMode, string> = {
+  inline: "",
+  fullscreen: "This app is shown in full screen.",
+  pip: "This app is shown in picture in picture.",
+};
+
+/**
+ * A live app card: title bar and controls, the view in its sandbox (the proxy iframe), the
+ * fallback text when the view cannot load, and its request, log and download panels.
+ *
+ * The iframe and its container are the same elements for the card's whole life: display modes
+ * only change CSS classes (moving an iframe in the DOM reloads it, and the view would lose its
+ * state). Ancestors must not set `transform`, `filter` or `contain`, which would trap the
+ * fixed-position full-screen and picture-in-picture boxes.
+ *
+ * @returns the card's `<section>`.
+ */
+export function CardView(props: CardViewProps) {
+  const { card } = props;
+  const iframeRef = useRef<HTMLIFrameElement>(null);
+  const holderRef = useRef<HTMLDivElement>(null);
+  const controllerRef = useRef<CardController | null>(null);
+  const propsRef = useRef(props);
+  const [requestShown, setRequestShown] = useState(false);
+  const [logShown, setLogShown] = useState(false);
+  const state = useCardStore((store) => store.cards[card.instanceId]);
+
+  useLayoutEffect(() => {
+    propsRef.current = props;
+  });
+
+  useEffect(() => {
+    const iframe = iframeRef.current;
+    const holder = holderRef.current;
+    if (iframe === null || holder === null) return;
+    let controller = controllerRef.current;
+    // StrictMode runs this effect, its cleanup and the effect again: keep the same controller.
+    const reused =
+      controller !== null && controller.instanceId === card.instanceId && controller.retain();
+    if (!reused || controller === null) {
+      controller = new CardController({
+        card,
+        socket: propsRef.current.socket,
+        iframe,
+        holder,
+        theme: propsRef.current.theme,
+        callbacks: () => ({
+          onClose: propsRef.current.onClose,
+          onCompose: propsRef.current.onCompose,
+          onLog: propsRef.current.onLog,
+        }),
+      });
+      controllerRef.current = controller;
+      controller.start();
+    }
+    const current = controller;
+    return () => current.releaseSoon(propsRef.current.unmountReason ?? "unmounted");
+    // The card is attached once per instance id; later descriptor changes come over the socket.
+  }, [card.instanceId]);
+
+  useEffect(() => {
+    controllerRef.current?.setTheme(props.theme);
+  }, [props.theme]);
+
+  const displayMode = state?.displayMode ?? "inline";
+  useEffect(() => {
+    if (displayMode !== "fullscreen") return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && !event.defaultPrevented) {
+        controllerRef.current?.setDisplayMode("inline");
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [displayMode]);
+
+  const status = state?.status ?? "attaching";
+  const title = state?.title ?? card.title;
+  const source = state?.source ?? card.source;
+  const unavailable = status === "error" || status === "closed";
+  const enabled = status !== "closing" && status !== "closed";
+  const declared = state?.declaredModes ?? undefined;
+  const fallback = resultText(state?.result ?? card.result);
+  const classes = [
+    "mch-card",
+    `mch-card--${displayMode}`,
+    state?.prefersBorder === false ? "mch-card--borderless" : "",
+  ]
+    .filter((name) => name !== "")
+    .join(" ");
+
+  return (
+    <section
+      className={classes}
+      data-testid="card"
+      data-instance-id={card.instanceId}
+      data-status={status}
+      data-display-mode={displayMode}
+      aria-label={`App: ${title}`}
+    >
+      {displayMode !== "inline" ? (
+        <p className="mch-card__placeholder">
+          {modeLabels[displayMode]}{" "}
+          <button
+            type="button"
+            className="mch-card__link-button"
+            onClick={() => controllerRef.current?.setDisplayMode("inline")}
+          >
+            Bring it back here
+          </button>
+        </p>
+      ) : null}
+      <div className="mch-card__body">
+        <CardTitleBar
+          title={title}
+          source={source}
+          tool={state?.tool ?? card.tool}
+          reportedAt={state?.reportedAt ?? null}
+          displayMode={displayMode}
+          allowedModes={allowedDisplayModes(declared, "person")}
+          requestShown={requestShown}
+          logShown={logShown}
+          logCount={state?.log.length ?? 0}
+          enabled={enabled}
+          onToggleRequest={() => setRequestShown((shown) => !shown)}
+          onToggleLog={() => setLogShown((shown) => !shown)}
+          onDisplayMode={(mode) => controllerRef.current?.setDisplayMode(mode)}
+          onClose={() => void controllerRef.current?.close()}
+        />
+        {requestShown ? (
+          <CardRequestPanel
+            tool={state?.tool ?? card.tool}
+            arguments={state?.arguments ?? card.arguments}
+            result={state?.result ?? card.result}
+            cancelled={state?.cancelled ?? card.cancelled ?? null}
+          />
+        ) : null}
+        {unavailable ? (
+          <div className="mch-card__fallback" data-testid="card-error" role="status">
+            <p className="mch-card__fallback-reason">
+              {status === "error"
+                ? `The app could not be shown: ${state?.error ?? "unknown reason"}`
+                : (state?.error ?? "This app was closed.")}
+            </p>
+            {fallback !== "" ? <p className="mch-card__fallback-text">{fallback}</p> : null}
+          </div>
+        ) : null}
+        <div
+          ref={holderRef}
+          className="mch-card__holder"
+          hidden={unavailable}
+          aria-busy={status === "attaching" || status === "loading"}
+        >
+          <iframe
+            ref={iframeRef}
+            className="mch-card__frame"
+            data-testid="card-iframe"
+            title={`${title} (app from ${source})`}
+            sandbox={outerFrameSandbox}
+            referrerPolicy={outerFrameReferrerPolicy}
+            style={
+              displayMode === "inline"
+                ? { height: `${state?.frameHeight ?? initialFrameHeight}px` }
+                : undefined
+            }
+          />
+        </div>
+        {logShown ? <CardLogPanel entries={state?.log ?? []} /> : null}
+      </div>
+      {state?.download != null ? <DownloadConfirm title={title} download={state.download} /> : null}
+    </section>
+  );
+}

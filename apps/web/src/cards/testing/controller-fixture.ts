@@ -1,0 +1,191 @@
+// Shared set-up of the card controller's tests: a real socket.io server on 127.0.0.1 and the
+// page's real client, the proxy stand-in with a real ext-apps `App` as the view, and a card
+// controller wired to them. Only tests import this file.
+import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
+import { App } from "@modelcontextprotocol/ext-apps";
+import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { afterEach, beforeEach, expect, vi, type Mock } from "vitest";
+import { CardController } from "../card-controller";
+import { requestAck } from "../card-socket";
+import { cardStoreAccess } from "../card-store";
+import type { TimerFunctions } from "../teardown-with-timeout";
+import { startCardSocketServer, type CardSocketServer } from "./card-socket-server";
+import { attributeSet, createViewHarness, type ViewHarness } from "./view-harness";
+
+export const sandboxOrigin = "http://127.0.0.1:45999";
+
+export function descriptor(overrides: Partial<CardDescriptor> = {}): CardDescriptor {
+  return {
+    instanceId: "card-1",
+    conversationId: "conv-1",
+    chatId: "chat-1",
+    kind: "card",
+    source: "clock",
+    tool: "show-time",
+    arguments: { zone: "UTC" },
+    result: null,
+    title: "Clock",
+    checked: false,
+    createdAt: 1,
+    ...overrides,
+  };
+}
+
+export function attachReply(overrides: Partial<AttachReply> = {}): AttachReply {
+  return {
+    instanceId: "card-1",
+    title: "Clock",
+    source: "clock",
+    page: {
+      html: "<!doctype html><p>clock</p>",
+      csp: { connectDomains: ["https://api.example.com"] },
+      permissions: { clipboardWrite: {} },
+      sandboxOrigin,
+      proxyUrl: `${sandboxOrigin}/proxy?csp=abc`,
+    },
+    tool: { name: "show-time", inputSchema: { type: "object" } },
+    toolInput: { zone: "UTC" },
+    toolResult: { content: [{ type: "text", text: "12:00" }] },
+    cancelled: null,
+    appTools: ["get-time"],
+    restored: false,
+    reportedAt: null,
+    ...overrides,
+  };
+}
+
+/** A view that records what it receives. */
+export function recordingView(
+  modes: Array<"inline" | "fullscreen" | "pip"> = ["inline", "fullscreen"],
+) {
+  const timeline: string[] = [];
+  const contextChanges: McpUiHostContext[] = [];
+  const app = new App(
+    { name: "clock-view", version: "1.0.0" },
+    { availableDisplayModes: modes },
+    { autoResize: false },
+  );
+  let resolveInput: (value: unknown) => void = () => undefined;
+  let resolveFinal: (value: unknown) => void = () => undefined;
+  const input = new Promise((resolve) => (resolveInput = resolve));
+  const final = new Promise((resolve) => (resolveFinal = resolve));
+  app.ontoolinput = (params) => {
+    timeline.push("tool-input");
+    resolveInput(params);
+  };
+  app.ontoolresult = (params) => {
+    timeline.push("tool-result");
+    resolveFinal(params);
+  };
+  app.ontoolcancelled = (params) => {
+    timeline.push("tool-cancelled");
+    resolveFinal(params);
+  };
+  app.onhostcontextchanged = (params) => {
+    contextChanges.push(params);
+  };
+  return { app, timeline, contextChanges, input, final };
+}
+
+/** What a test works with; fresh for each test. */
+export interface ControllerFixture {
+  server: CardSocketServer;
+  harness: ViewHarness;
+  holder: HTMLDivElement;
+  iframe: HTMLIFrameElement;
+  pageActions: {
+    openTab: Mock<(url: string) => void>;
+    saveFile: Mock<(name: string, blob: Blob) => void>;
+  };
+  /** Creates and starts a card controller on the fixture's socket, frame and proxy stand-in. */
+  startCard(options?: {
+    card?: CardDescriptor;
+    timers?: TimerFunctions;
+    onClose?: () => void;
+  }): CardController;
+  /** Attach, proxy ready, view loaded and initialised, input received. */
+  openCard(
+    view?: ReturnType<typeof recordingView>,
+    reply?: AttachReply,
+  ): Promise<{ controller: CardController; view: ReturnType<typeof recordingView> }>;
+  /**
+   * Waits until the page has handled everything sent to it so far: the server's acknowledgement
+   * travels behind the server's earlier events on the same connection, and arrives a task later
+   * than the view's notifications.
+   */
+  roundTrip(): Promise<void>;
+}
+
+/**
+ * Registers the set-up and clean-up hooks of a test file.
+ *
+ * @returns the fixture, filled in before each test.
+ */
+export function useControllerFixture(): ControllerFixture {
+  const controllers: CardController[] = [];
+  const fixture = {
+    pageActions: {
+      openTab: vi.fn<(url: string) => void>(),
+      saveFile: vi.fn<(name: string, blob: Blob) => void>(),
+    },
+  } as unknown as ControllerFixture;
+
+  beforeEach(async () => {
+    fixture.server = await startCardSocketServer();
+    fixture.harness = await createViewHarness();
+    fixture.holder = document.createElement("div");
+    fixture.iframe = document.createElement("iframe");
+    fixture.holder.appendChild(fixture.iframe);
+    document.body.appendChild(fixture.holder);
+    fixture.pageActions.openTab.mockReset();
+    fixture.pageActions.saveFile.mockReset();
+  });
+
+  afterEach(async () => {
+    for (const controller of controllers.splice(0)) {
+      await controller.dispose("unmounted");
+      cardStoreAccess.remove(controller.instanceId);
+    }
+    fixture.holder.remove();
+    await fixture.server.close();
+  });
+
+  fixture.startCard = (options = {}) => {
+    const controller = new CardController({
+      card: options.card ?? descriptor(),
+      socket: fixture.server.client,
+      iframe: fixture.iframe,
+      holder: fixture.holder,
+      theme: "light",
+      callbacks: () => ({ onClose: options.onClose ?? (() => undefined) }),
+      createTransport: () => fixture.harness.hostSide,
+      page: fixture.pageActions,
+      ...(options.timers !== undefined ? { timers: options.timers } : {}),
+    });
+    controllers.push(controller);
+    controller.start();
+    return controller;
+  };
+
+  fixture.roundTrip = async () => {
+    fixture.server.answer("card:log", () => ({}));
+    await requestAck(fixture.server.client, "card:log", {
+      instanceId: "sync",
+      level: "debug",
+      data: null,
+    });
+  };
+
+  fixture.openCard = async (view = recordingView(), reply = attachReply()) => {
+    fixture.server.answer("card:attach", () => reply);
+    const controller = fixture.startCard();
+    expect(await attributeSet(fixture.iframe, "src")).toBe(reply.page.proxyUrl);
+    await fixture.harness.proxyReady();
+    await fixture.harness.resourceReady;
+    await fixture.harness.loadView(view.app);
+    await view.input;
+    return { controller, view };
+  };
+
+  return fixture;
+}

@@ -1,0 +1,181 @@
+// What a card's view is sent, and when (spec 2026-01-26, "Lifecycle"):
+// 1. Its HTML goes to the proxy only after the proxy said `sandbox-proxy-ready`, once.
+// 2. Nothing goes to the view before it said `initialized`.
+// 3. Then `tool-input` once, then `tool-result` or `tool-cancelled` once, whenever the opening
+//    call's outcome is known (already at attach, or later from the server).
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import type {
+  AppBridge,
+  McpUiResourceCsp,
+  McpUiResourcePermissions,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+
+/** The view's page and input, from the attach reply. */
+export interface DeliveredPage {
+  html: string;
+  csp?: Record<string, unknown> | undefined;
+  permissions?: Record<string, unknown> | undefined;
+  toolInput: Record<string, unknown>;
+}
+
+/** How the delivery reports a problem (it never throws). */
+export type DeliveryProblem = (kind: "load" | "send" | "repeat", text: string) => void;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Holds the opening call's outcome and sends the view what it should get, in the spec's order.
+ * The outcome may be known before the bridge exists (from the descriptor, or a socket event
+ * during attach); it is sent when the view is ready for it.
+ */
+export class ViewDelivery {
+  #bridge: AppBridge | null = null;
+  #page: DeliveredPage | null = null;
+  #result: Record<string, unknown> | null;
+  #cancelled: string | null;
+  #resourceSent = false;
+  #initialized = false;
+  #inputSent = false;
+  #finalSent = false;
+  #stopped = false;
+  readonly #problem: DeliveryProblem;
+
+  /**
+   * @param outcome - the opening call's result, or why it has none, as known so far.
+   * @param problem - reports what could not be sent.
+   */
+  constructor(
+    outcome: { result: Record<string, unknown> | null; cancelled: string | null },
+    problem: DeliveryProblem,
+  ) {
+    this.#result = outcome.result;
+    this.#cancelled = outcome.result === null ? outcome.cancelled : null;
+    this.#problem = problem;
+  }
+
+  /** Whether the view said `initialized`. */
+  get initialized(): boolean {
+    return this.#initialized;
+  }
+
+  /** The opening call's result, if known. */
+  get result(): Record<string, unknown> | null {
+    return this.#result;
+  }
+
+  /** Why the opening call has no result, if known. */
+  get cancelled(): string | null {
+    return this.#cancelled;
+  }
+
+  /**
+   * Binds the bridge and the page once attached; the attach reply's outcome fills in what is
+   * not known yet.
+   */
+  bind(
+    bridge: AppBridge,
+    page: DeliveredPage,
+    outcome: { result: Record<string, unknown> | null; cancelled: string | null },
+  ): void {
+    this.#bridge = bridge;
+    this.#page = page;
+    if (this.#result === null && outcome.result !== null) this.offerResult(outcome.result);
+    else if (outcome.cancelled !== null) this.offerCancelled(outcome.cancelled);
+  }
+
+  /**
+   * The opening call returned. Ignored when an outcome is already known.
+   *
+   * @returns true when it became the outcome.
+   */
+  offerResult(result: Record<string, unknown>): boolean {
+    if (this.#result !== null || this.#finalSent) return false;
+    this.#result = result;
+    this.#cancelled = null;
+    void this.#sendFinal();
+    return true;
+  }
+
+  /**
+   * The opening call failed or was stopped. Ignored when an outcome is already known.
+   *
+   * @returns true when it became the outcome.
+   */
+  offerCancelled(reason: string): boolean {
+    if (this.#result !== null || this.#cancelled !== null) return false;
+    this.#cancelled = reason;
+    void this.#sendFinal();
+    return true;
+  }
+
+  /** The proxy said `sandbox-proxy-ready`: send it the view's HTML (once). */
+  sandboxReady(): void {
+    const bridge = this.#bridge;
+    const page = this.#page;
+    if (bridge === null || page === null || this.#stopped) return;
+    if (this.#resourceSent) {
+      this.#problem("repeat", "The sandbox said it was ready a second time; ignored.");
+      return;
+    }
+    this.#resourceSent = true;
+    const params: { html: string; csp?: McpUiResourceCsp; permissions?: McpUiResourcePermissions } =
+      { html: page.html };
+    if (page.csp !== undefined) params.csp = page.csp as McpUiResourceCsp;
+    if (page.permissions !== undefined) {
+      params.permissions = page.permissions as McpUiResourcePermissions;
+    }
+    bridge.sendSandboxResourceReady(params).catch((error: unknown) => {
+      this.#problem("load", `The app's view could not be loaded: ${messageOf(error)}`);
+    });
+  }
+
+  /**
+   * The view said `initialized`: sends its input, then the outcome if known.
+   *
+   * @returns null when ignored (a repeat, or stopped); else a promise that resolves once the
+   *   input (and the outcome, if known) were sent. `initialized` is true as soon as this returns.
+   */
+  initialize(): Promise<void> | null {
+    const bridge = this.#bridge;
+    const page = this.#page;
+    if (bridge === null || page === null || this.#stopped) return null;
+    if (this.#initialized) {
+      this.#problem("repeat", "The app initialised a second time; its input was not sent again.");
+      return null;
+    }
+    this.#initialized = true;
+    return (async () => {
+      try {
+        await bridge.sendToolInput({ arguments: page.toolInput });
+        this.#inputSent = true;
+      } catch (error) {
+        this.#problem("send", `Could not send the app its input: ${messageOf(error)}`);
+        return;
+      }
+      await this.#sendFinal();
+    })();
+  }
+
+  /** Sends nothing more (the card is being torn down). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  async #sendFinal(): Promise<void> {
+    const bridge = this.#bridge;
+    if (bridge === null || !this.#inputSent || this.#finalSent || this.#stopped) return;
+    try {
+      if (this.#result !== null) {
+        this.#finalSent = true;
+        await bridge.sendToolResult(this.#result as CallToolResult);
+      } else if (this.#cancelled !== null) {
+        this.#finalSent = true;
+        await bridge.sendToolCancelled({ reason: this.#cancelled });
+      }
+    } catch (error) {
+      this.#problem("send", `Could not send the app its result: ${messageOf(error)}`);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+// @vitest-environment jsdom
+import { wireError } from "@mcp-chat-host/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useApprovalsStore } from "../../state/approvals-store";
+import { resetStores } from "../../state/reset-stores";
+import { FakeSocket } from "../../test-support/fake-socket";
+import { approvalRequest } from "../../test-support/records";
+import {
+  act0,
+  byTestId,
+  click,
+  pressKey,
+  type Rendered,
+  render,
+  typeInto,
+  waitUntil,
+} from "../../test-support/render";
+import { ApprovalDialog } from "./approval-dialog";
+
+const approvals = useApprovalsStore.getState;
+
+function queuedIds(): string[] {
+  return approvals().queue.map((request) => request.approvalId);
+}
+
+describe("approvals store", () => {
+  beforeEach(() => resetStores());
+
+  it("queues requests once each, oldest first, and settles any of them", () => {
+    approvals().enqueue(approvalRequest("a1"));
+    approvals().enqueue(approvalRequest("a2"));
+    approvals().enqueue(approvalRequest("a3"));
+    approvals().enqueue(approvalRequest("a2"));
+    expect(queuedIds()).toEqual(["a1", "a2", "a3"]);
+    approvals().settle("a2");
+    expect(queuedIds()).toEqual(["a1", "a3"]);
+    approvals().settle("unknown");
+    expect(queuedIds()).toEqual(["a1", "a3"]);
+  });
+
+  it("clears the error with the request it belongs to", () => {
+    approvals().enqueue(approvalRequest("a1"));
+    approvals().enqueue(approvalRequest("a2"));
+    approvals().setError("Failed.");
+    approvals().settle("a2");
+    expect(approvals().error).toBe("Failed.");
+    approvals().settle("a1");
+    expect(approvals().error).toBeNull();
+  });
+});
+
+describe("ApprovalDialog", () => {
+  let socket: FakeSocket;
+  let view: Rendered;
+
+  beforeEach(async () => {
+    resetStores();
+    socket = new FakeSocket().respond("approval:answer", () => ({ ok: true, value: {} }));
+    view = await render(<ApprovalDialog />, socket);
+  });
+  afterEach(async () => view.unmount());
+
+  const dialog = () => view.container.querySelector<HTMLElement>('[data-testid="approval-dialog"]');
+
+  it("shows nothing while nothing is pending", () => {
+    expect(dialog()).toBeNull();
+  });
+
+  it("shows the card, the tool, its arguments, its hints and the question", async () => {
+    await act0(() =>
+      approvals().enqueue(
+        approvalRequest("a1", {
+          title: "Notes",
+          source: "notes-server",
+          tool: "delete-note",
+          arguments: { id: 7, reason: "old" },
+          annotations: { destructiveHint: true, openWorldHint: true },
+          question: "Delete the note “Groceries”?",
+        }),
+      ),
+    );
+    const element = dialog();
+    expect(element?.getAttribute("role")).toBe("alertdialog");
+    expect(element?.getAttribute("aria-modal")).toBe("true");
+    expect(byTestId(view.container, "approval-card-title").textContent).toBe("Notes");
+    expect(element?.textContent).toContain("notes-server");
+    expect(byTestId(view.container, "approval-tool").textContent).toBe("delete-note");
+    expect(byTestId(view.container, "approval-arguments").textContent).toBe(
+      JSON.stringify({ id: 7, reason: "old" }, null, 2),
+    );
+    expect(view.container.querySelector('[data-testid="badge-destructive"]')).not.toBeNull();
+    expect(view.container.querySelector('[data-testid="badge-open-world"]')).not.toBeNull();
+    expect(view.container.querySelector('[data-testid="badge-read-only"]')).toBeNull();
+    expect(byTestId(view.container, "approval-question").textContent).toBe(
+      "Delete the note “Groceries”?",
+    );
+    // The dialog takes the focus, so the keyboard is in it.
+    expect(document.activeElement).toBe(element);
+  });
+
+  it.each([
+    ["approval-allow-once", "allow-once"],
+    ["approval-allow-card", "allow-card"],
+    ["approval-allow-conversation", "allow-conversation"],
+  ] as const)("%s answers %s", async (testId, decision) => {
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await click(byTestId(view.container, testId));
+    await waitUntil(() => dialog() === null, "the dialog closes");
+    expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision }]);
+  });
+
+  it("refuses with the typed reason", async () => {
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await typeInto(byTestId<HTMLInputElement>(view.container, "approval-reason"), "  Not now ");
+    await click(byTestId(view.container, "approval-refuse"));
+    await waitUntil(() => dialog() === null, "the dialog closes");
+    expect(socket.sent("approval:answer")).toEqual([
+      { approvalId: "a1", decision: "refuse", reason: "Not now" },
+    ]);
+  });
+
+  it("refuses on Escape", async () => {
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    const element = dialog();
+    if (element === null) throw new Error("no dialog");
+    await pressKey(element, "Escape");
+    await waitUntil(() => dialog() === null, "the dialog closes");
+    expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "refuse" }]);
+  });
+
+  it("shows several pending requests one at a time, with a counter", async () => {
+    await act0(() => {
+      approvals().enqueue(approvalRequest("a1", { tool: "first-tool" }));
+      approvals().enqueue(approvalRequest("a2", { tool: "second-tool" }));
+    });
+    expect(byTestId(view.container, "approval-counter").textContent).toBe("1 of 2");
+    expect(byTestId(view.container, "approval-tool").textContent).toBe("first-tool");
+    await click(byTestId(view.container, "approval-allow-once"));
+    await waitUntil(
+      () => dialog()?.getAttribute("data-approval-id") === "a2",
+      "the second request shows",
+    );
+    expect(byTestId(view.container, "approval-tool").textContent).toBe("second-tool");
+    expect(view.container.querySelector('[data-testid="approval-counter"]')).toBeNull();
+  });
+
+  it("drops a request settled elsewhere and shows the next", async () => {
+    await act0(() => {
+      approvals().enqueue(approvalRequest("a1"));
+      approvals().enqueue(approvalRequest("a2"));
+    });
+    await act0(() => approvals().settle("a1"));
+    expect(dialog()?.getAttribute("data-approval-id")).toBe("a2");
+    expect(socket.sent("approval:answer")).toEqual([]);
+  });
+
+  it("keeps the request on screen with the error when the answer fails", async () => {
+    socket.respond("approval:answer", () => ({
+      ok: false,
+      error: wireError("internal", "The server failed; answer again."),
+    }));
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await click(byTestId(view.container, "approval-allow-once"));
+    await waitUntil(
+      () => view.container.querySelector('[data-testid="approval-error"]') !== null,
+      "the error shows",
+    );
+    expect(dialog()).not.toBeNull();
+    expect(byTestId(view.container, "approval-error").textContent).toContain(
+      "The server failed; answer again.",
+    );
+  });
+
+  it("drops a request the server no longer knows", async () => {
+    socket.respond("approval:answer", () => ({
+      ok: false,
+      error: wireError("not_found", "No such approval."),
+    }));
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await click(byTestId(view.container, "approval-allow-once"));
+    await waitUntil(() => dialog() === null, "the dialog closes");
+  });
+
+  it("keeps Tab inside the dialog", async () => {
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    const refuse = byTestId(view.container, "approval-refuse");
+    const allowOnce = byTestId(view.container, "approval-allow-once");
+    refuse.focus();
+    const forward = await pressKey(refuse, "Tab");
+    expect(forward.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(allowOnce);
+    const backward = await pressKey(allowOnce, "Tab", { shiftKey: true });
+    expect(backward.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(refuse);
+  });
+});

@@ -1,0 +1,145 @@
+import type { ApprovalDecision, ApprovalRequest } from "@mcp-chat-host/protocol";
+import { limits } from "@mcp-chat-host/protocol";
+import { useCallback, useId, useRef, useState } from "react";
+import { answerApproval } from "../../actions/answer-approval";
+import { useSocket } from "../../socket/socket-context";
+import { useApprovalsStore } from "../../state/approvals-store";
+import { useFocusTrap } from "../common/focus-trap";
+import { prettyJson } from "../common/format";
+import { AnnotationBadges } from "./annotation-badges";
+
+function ApprovalPanel(props: { request: ApprovalRequest; position: number; total: number }) {
+  const { request, position, total } = props;
+  const socket = useSocket();
+  const answering = useApprovalsStore((state) => state.answering !== null);
+  const error = useApprovalsStore((state) => state.error);
+  const [reason, setReason] = useState("");
+  const dialog = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const reasonId = useId();
+
+  const answer = useCallback(
+    (decision: ApprovalDecision) => {
+      void answerApproval(socket, request.approvalId, decision, reason);
+    },
+    [socket, request.approvalId, reason],
+  );
+  const refuse = useCallback(() => answer("refuse"), [answer]);
+  useFocusTrap(dialog, refuse);
+
+  return (
+    <div
+      ref={dialog}
+      className="modal approval-dialog"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      data-testid="approval-dialog"
+      data-approval-id={request.approvalId}
+    >
+      <header className="modal-header">
+        <h2 id={titleId}>
+          Allow <code>{request.tool}</code>?
+        </h2>
+        {total > 1 ? (
+          <span className="approval-counter" data-testid="approval-counter">
+            {position} of {total}
+          </span>
+        ) : null}
+      </header>
+      <p className="approval-origin">
+        The card <strong data-testid="approval-card-title">{request.title}</strong> from{" "}
+        <strong>{request.source}</strong> wants to call the tool{" "}
+        <strong data-testid="approval-tool">{request.tool}</strong>.
+      </p>
+      {request.question !== undefined ? (
+        <p className="approval-question" data-testid="approval-question">
+          {request.question}
+        </p>
+      ) : null}
+      <AnnotationBadges annotations={request.annotations} />
+      <h3 className="approval-subtitle">Arguments</h3>
+      <pre className="json approval-arguments" data-testid="approval-arguments">
+        {prettyJson(request.arguments)}
+      </pre>
+      {error !== null ? (
+        <p className="inline-error" role="alert" data-testid="approval-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="approval-allow">
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="approval-allow-once"
+          disabled={answering}
+          onClick={() => answer("allow-once")}
+        >
+          Allow once
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="approval-allow-card"
+          disabled={answering}
+          onClick={() => answer("allow-card")}
+        >
+          Allow for this card
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="approval-allow-conversation"
+          disabled={answering}
+          onClick={() => answer("allow-conversation")}
+        >
+          Allow for this conversation
+        </button>
+      </div>
+      <div className="approval-refuse">
+        <label htmlFor={reasonId}>Reason for refusing (optional, the app sees it)</label>
+        <input
+          id={reasonId}
+          type="text"
+          data-testid="approval-reason"
+          maxLength={limits.maxReasonChars}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") {
+              event.preventDefault();
+              refuse();
+            }
+          }}
+        />
+        <button
+          type="button"
+          className="button button-danger"
+          data-testid="approval-refuse"
+          disabled={answering}
+          onClick={refuse}
+        >
+          Refuse
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The approval dialog: shows the oldest pending question about a card's tool call (which card,
+ * which tool, its arguments and hints) and sends the person's answer. Several pending questions
+ * wait in a queue and show one at a time with a counter. Focus stays in the dialog; Escape refuses.
+ */
+export function ApprovalDialog() {
+  const queue = useApprovalsStore((state) => state.queue);
+  const first = queue[0];
+  if (first === undefined) return null;
+  return (
+    <div className="modal-backdrop">
+      {/* A new request gets a fresh panel: its reason field and focus start over. */}
+      <ApprovalPanel key={first.approvalId} request={first} position={1} total={queue.length} />
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+// @vitest-environment jsdom
+import { wireError } from "@mcp-chat-host/protocol";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useComposerStore } from "../../state/composer-store";
+import { resetStores } from "../../state/reset-stores";
+import { FakeSocket } from "../../test-support/fake-socket";
+import {
+  act0,
+  byTestId,
+  click,
+  pressKey,
+  type Rendered,
+  render,
+  typeInto,
+  waitUntil,
+} from "../../test-support/render";
+import { Composer } from "./composer";
+import { composerKeyAction } from "./composer-keys";
+
+describe("composerKeyAction", () => {
+  it("sends on Enter only", () => {
+    expect(composerKeyAction({ key: "Enter", shiftKey: false, isComposing: false })).toBe("send");
+    expect(composerKeyAction({ key: "Enter", shiftKey: true, isComposing: false })).toBe("default");
+    expect(composerKeyAction({ key: "Enter", shiftKey: false, isComposing: true })).toBe("default");
+    expect(composerKeyAction({ key: "a", shiftKey: false, isComposing: false })).toBe("default");
+  });
+});
+
+describe("Composer", () => {
+  let socket: FakeSocket;
+  let view: Rendered;
+  let nextId = 0;
+
+  async function mount(running = false) {
+    view = await render(<Composer chatId="chat" chatTitle="Chat" running={running} />, socket);
+    return {
+      input: byTestId<HTMLTextAreaElement>(view.container, "composer-input"),
+      send: byTestId<HTMLButtonElement>(view.container, "send-button"),
+    };
+  }
+
+  beforeEach(() => {
+    resetStores();
+    socket = new FakeSocket();
+    nextId = 0;
+    socket.respond("message:send", () => ({
+      ok: true,
+      value: { messageId: `stored-${++nextId}`, duplicate: false },
+    }));
+  });
+  afterEach(async () => view.unmount());
+
+  it("disables Send while the box is empty or blank", async () => {
+    const { input, send } = await mount();
+    expect(send.disabled).toBe(true);
+    await typeInto(input, "   \n ");
+    expect(send.disabled).toBe(true);
+    await typeInto(input, "hello");
+    expect(send.disabled).toBe(false);
+  });
+
+  it("sends on Enter, then empties the box", async () => {
+    const { input } = await mount();
+    await typeInto(input, "  What time is it?  ");
+    const event = await pressKey(input, "Enter");
+    expect(event.defaultPrevented).toBe(true);
+    await waitUntil(() => input.value === "", "the box is emptied");
+    const sent = socket.sent("message:send");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ chatId: "chat", text: "What time is it?" });
+    expect(sent[0]?.clientId).toMatch(/^m-/);
+  });
+
+  it("leaves Shift+Enter to the text box (a new line) and sends nothing", async () => {
+    const { input } = await mount();
+    await typeInto(input, "line one");
+    const event = await pressKey(input, "Enter", { shiftKey: true });
+    expect(event.defaultPrevented).toBe(false);
+    await act0();
+    expect(socket.sent("message:send")).toEqual([]);
+  });
+
+  it("keeps the text and says why when a send fails; a retry reuses the client id", async () => {
+    socket.respond("message:send", () => ({
+      ok: false,
+      error: wireError("unavailable", "The model is not reachable; try again in a moment.", {
+        retryable: true,
+      }),
+    }));
+    const { input, send } = await mount();
+    await typeInto(input, "Keep me");
+    await click(send);
+    await waitUntil(
+      () => view.container.querySelector('[data-testid="composer-error"]') !== null,
+      "the error shows",
+    );
+    expect(input.value).toBe("Keep me");
+    expect(byTestId(view.container, "composer-error").textContent).toContain(
+      "The model is not reachable; try again in a moment.",
+    );
+    socket.respond("message:send", () => ({
+      ok: true,
+      value: { messageId: "stored", duplicate: true },
+    }));
+    await click(send);
+    await waitUntil(() => input.value === "", "the box is emptied");
+    const [first, second] = socket.sent("message:send");
+    expect(second?.clientId).toBe(first?.clientId);
+    expect(view.container.querySelector('[data-testid="composer-error"]')).toBeNull();
+  });
+
+  it("shows Stop while a reply runs and sends turn:stop", async () => {
+    socket.respond("turn:stop", () => ({ ok: true, value: { stopped: true } }));
+    await mount(true);
+    await click(byTestId(view.container, "stop-button"));
+    await waitUntil(() => socket.sent("turn:stop").length === 1, "turn:stop is sent");
+    expect(socket.sent("turn:stop")).toEqual([{ chatId: "chat" }]);
+  });
+
+  it("has no Stop button when no reply runs", async () => {
+    await mount(false);
+    expect(view.container.querySelector('[data-testid="stop-button"]')).toBeNull();
+  });
+
+  it("takes an app's text and the focus (composer:fill)", async () => {
+    const { input } = await mount();
+    expect(document.activeElement).not.toBe(input);
+    await act0(() => useComposerStore.getState().fill("chat", "Compare\nthese two"));
+    expect(input.value).toBe("Compare\nthese two");
+    expect(document.activeElement).toBe(input);
+  });
+
+  it("is labelled for screen readers", async () => {
+    const { input } = await mount();
+    const label = view.container.querySelector(`label[for="${input.id}"]`);
+    expect(label?.textContent).toBe("Message Chat");
+  });
+});

@@ -1,0 +1,73 @@
+import { useToolsStore, type ToolRow } from "../../state/tools-store";
+import { formatDuration, prettyJson } from "../common/format";
+import { useNow } from "../common/use-now";
+
+const statusLabels: Record<ToolRow["status"], string> = {
+  running: "Running",
+  done: "Done",
+  error: "Failed",
+  refused: "Refused",
+  unfinished: "Did not finish",
+};
+
+function ProgressLine(props: { progress: NonNullable<ToolRow["progress"]> }) {
+  const { progress, total, message } = props.progress;
+  const known = total !== undefined && total > 0;
+  return (
+    <span className="tool-progress">
+      {known ? (
+        <progress value={Math.min(progress, total)} max={total} aria-label="Progress">
+          {Math.round((Math.min(progress, total) / total) * 100)}%
+        </progress>
+      ) : null}
+      {message !== undefined ? <span className="tool-progress-message">{message}</span> : null}
+    </span>
+  );
+}
+
+/**
+ * A model tool call as a compact row: a spinner and the elapsed time while it runs (a progress
+ * bar when the server reports progress with a total), its outcome, and its arguments and result
+ * when the person opens it.
+ */
+export function ToolRowView(props: { toolCallId: string }) {
+  const row = useToolsStore((state) => state.rows[props.toolCallId]);
+  const running = row?.status === "running";
+  const now = useNow(running);
+  if (row === undefined) return null;
+  let timing = "";
+  if (row.durationMs !== null) timing = formatDuration(row.durationMs);
+  else if (running && row.startedAt !== null) timing = formatDuration(now - row.startedAt);
+  return (
+    <details
+      className={`tool-row tool-row-${row.status}`}
+      data-testid="tool-row"
+      data-status={row.status}
+    >
+      <summary>
+        <span className="tool-row-icon" aria-hidden="true">
+          {running ? <span className="spinner" /> : row.status === "done" ? "✓" : "!"}
+        </span>
+        <span className="tool-row-name">{row.name}</span>
+        <span className="tool-row-status">{statusLabels[row.status]}</span>
+        {timing !== "" ? (
+          <span className="tool-row-time" data-testid="tool-row-time">
+            {timing}
+          </span>
+        ) : null}
+        {running && row.progress !== null ? <ProgressLine progress={row.progress} /> : null}
+      </summary>
+      <div className="tool-row-body">
+        {row.reason !== null ? <p className="tool-row-reason">{row.reason}</p> : null}
+        <h4>Arguments</h4>
+        <pre className="json">{prettyJson(row.arguments ?? {})}</pre>
+        {row.status === "done" || row.status === "error" ? (
+          <>
+            <h4>{row.status === "error" ? "Error" : "Result"}</h4>
+            <pre className="json">{prettyJson(row.value)}</pre>
+          </>
+        ) : null}
+      </div>
+    </details>
+  );
+}

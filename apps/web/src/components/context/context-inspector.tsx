@@ -1,0 +1,95 @@
+import type { ChatInfo } from "@mcp-chat-host/protocol";
+import { useEffect, useId, useRef, useState } from "react";
+import { inspectContext } from "../../actions/inspect-context";
+import { useSocket } from "../../socket/socket-context";
+import { useContextStore } from "../../state/context-store";
+import { useFocusTrap } from "../common/focus-trap";
+import { formatTime } from "../common/format";
+
+/**
+ * Shows, for one chat, exactly the text the model was given about the open apps at the last turn
+ * (`host.context()`), when it was built and whether it was sent. Escape closes it.
+ */
+export function ContextInspector(props: { chat: ChatInfo; onClose: () => void }) {
+  const { chat, onClose } = props;
+  const socket = useSocket();
+  const inspection = useContextStore((state) => state.byChat[chat.id]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useFocusTrap(dialog, onClose);
+
+  useEffect(() => {
+    let current = true;
+    void inspectContext(socket, chat.id).then((answer) => {
+      if (!current) return;
+      setLoading(false);
+      setError(answer.ok ? null : answer.message);
+    });
+    return () => {
+      current = false;
+    };
+  }, [socket, chat.id]);
+
+  let body;
+  if (inspection === undefined) {
+    body = loading ? <p>Loading…</p> : null;
+  } else {
+    body = (
+      <>
+        <p className="context-meta" data-testid="context-meta">
+          {inspection.builtAt === null
+            ? "No turn has run in this chat yet."
+            : `Built ${formatTime(inspection.builtAt)}. ${
+                inspection.injected
+                  ? "It was sent to the model."
+                  : "It was not sent: this chat does not tell the model about its apps."
+              }`}
+        </p>
+        {inspection.text === null ? (
+          <p data-testid="context-empty">No app reported anything.</p>
+        ) : (
+          <pre className="context-text" data-testid="context-text">
+            {inspection.text}
+          </pre>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <div
+      className="modal-backdrop"
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <div
+        ref={dialog}
+        className="modal context-inspector"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-testid="context-inspector"
+      >
+        <header className="modal-header">
+          <h2 id={titleId}>What the model was told about the apps ({chat.title})</h2>
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={onClose}
+            data-testid="context-inspector-close"
+          >
+            Close
+          </button>
+        </header>
+        {error !== null ? (
+          <p className="inline-error" role="alert">
+            Could not ask the server: {error}
+          </p>
+        ) : null}
+        {body}
+      </div>
+    </div>
+  );
+}

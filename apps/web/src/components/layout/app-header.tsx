@@ -1,0 +1,40 @@
+import { useConversationsStore } from "../../state/conversations-store";
+import { useSessionStore } from "../../state/session-store";
+import { MenuIcon } from "../common/icons";
+import { ThemeToggle } from "./theme-toggle";
+
+/** The top bar: the sidebar button, the open conversation's title, the model's name, the theme. */
+export function AppHeader(props: { sidebarOpen: boolean; onToggleSidebar: () => void }) {
+  const model = useSessionStore((state) => state.model);
+  const title = useConversationsStore((state) => {
+    const current = state.conversations.find((item) => item.id === state.currentId);
+    return current?.title ?? null;
+  });
+  return (
+    <header className="app-header" data-testid="app-header">
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="sidebar-toggle"
+        aria-label={props.sidebarOpen ? "Hide conversations" : "Show conversations"}
+        aria-expanded={props.sidebarOpen}
+        aria-controls="sidebar"
+        onClick={props.onToggleSidebar}
+      >
+        <MenuIcon />
+      </button>
+      <span className="app-name">mcp-chat-host</span>
+      <h1 className="app-title" data-testid="conversation-title">
+        {title ?? "New conversation"}
+      </h1>
+      <span className="app-header-end">
+        {model !== null ? (
+          <span className="model-name" data-testid="model-name" title="The model answering">
+            {model}
+          </span>
+        ) : null}
+        <ThemeToggle />
+      </span>
+    </header>
+  );
+}

@@ -1,0 +1,36 @@
+// First: configures zod before any module builds a schema.
+import "./zod-setup";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app";
+import { bindServerEvents } from "./socket/bind-server-events";
+import { createHostSocket } from "./socket/create-host-socket";
+import { startSessionLifecycle } from "./socket/session-lifecycle";
+import { SocketProvider } from "./socket/socket-context";
+import { tabIdFrom } from "./socket/tab-id";
+import "./styles/theme.css";
+import "./styles/app.css";
+
+function sessionStorageOrUndefined(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+const root = document.getElementById("root");
+if (root === null) throw new Error("index.html has no #root element.");
+
+// The socket and its listeners live as long as the page: one socket per tab.
+const { socket, raw } = createHostSocket(tabIdFrom(sessionStorageOrUndefined()));
+bindServerEvents(socket);
+const lifecycle = startSessionLifecycle(socket);
+
+createRoot(root).render(
+  <StrictMode>
+    <SocketProvider value={{ socket, cardSocket: raw, retry: lifecycle.retry }}>
+      <App />
+    </SocketProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,88 @@
+import createDOMPurify, { type DOMPurify } from "dompurify";
+import { Marked, type Tokens } from "marked";
+
+/** The attribute that marks a code block's copy button (the message view listens for clicks). */
+export const COPY_CODE_ATTRIBUTE = "data-copy-code";
+
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+function isWebUrl(href: string): boolean {
+  try {
+    const url = new URL(href, "https://invalid.example");
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    // Raw HTML in a model's or an app's text is shown as text, the way chat products do: it is
+    // what the model wrote, not markup for this page. DOMPurify still runs on the whole output.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text);
+    },
+    code(token: Tokens.Code): string {
+      const language = (token.lang ?? "").match(/^[\w+#.-]+/)?.[0] ?? "";
+      const languageClass = language === "" ? "" : ` class="language-${escapeHtml(language)}"`;
+      const label = language === "" ? "code" : language;
+      return (
+        `<div class="code-block"><div class="code-block-bar"><span>${escapeHtml(label)}</span>` +
+        `<button type="button" class="code-copy" ${COPY_CODE_ATTRIBUTE}="" aria-label="Copy code">Copy</button></div>` +
+        `<pre><code${languageClass}>${escapeHtml(token.text)}</code></pre></div>`
+      );
+    },
+    // Images from other hosts are blocked by the page's CSP (and could leak what the page shows
+    // through their URL), so an image becomes a link the person can choose to open.
+    image(token: Tokens.Image): string {
+      const label = escapeHtml(token.text === "" ? "image" : token.text);
+      if (!isWebUrl(token.href)) return `<span>[${label}]</span>`;
+      return `<a href="${escapeHtml(token.href)}">[image: ${label}]</a>`;
+    },
+  },
+});
+
+let purifier: DOMPurify | undefined;
+
+/** A DOMPurify instance of our own, so its hooks do not change anyone else's sanitising. */
+function getPurifier(): DOMPurify {
+  if (purifier !== undefined) return purifier;
+  const instance = createDOMPurify(window);
+  instance.addHook("afterSanitizeAttributes", (node) => {
+    if (node.tagName === "A") {
+      const href = node.getAttribute("href") ?? "";
+      if (!isWebUrl(href) && !href.startsWith("mailto:")) node.removeAttribute("href");
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer");
+    }
+  });
+  purifier = instance;
+  return instance;
+}
+
+/**
+ * Renders markdown (a model's reply, a person's message, an app's text) to HTML that is safe to
+ * put in the page: marked first, then DOMPurify over the whole result. Raw HTML is shown as text;
+ * links open in a new tab without an opener; only http(s) and mailto links keep their address.
+ *
+ * @param markdown - the text.
+ * @returns sanitised HTML.
+ */
+export function renderMarkdown(markdown: string): string {
+  const html = marked.parse(markdown) as string;
+  return getPurifier().sanitize(html, {
+    FORBID_TAGS: ["style", "form", "iframe", "object", "embed", "img", "svg", "math"],
+    FORBID_ATTR: ["style", "srcset"],
+    ADD_ATTR: ["target"],
+  });
+}
