@@ -203,6 +203,17 @@ export interface ServerEvents {
   "tool:refused": { chatId: string; toolCallId: string; name: string; reason: string };
   /** A card was committed to the store; the browser mounts it. */
   "card:opened": { card: CardDescriptor };
+  /**
+   * The model is still writing a card's opening arguments (the card was opened with
+   * `inputStreaming: true`): the best-effort parse of what it wrote so far, for the page's
+   * `tool-input-partial`. Each one replaces the previous; none follows `card:input`.
+   */
+  "card:input-partial": { instanceId: string; arguments: Record<string, unknown> };
+  /**
+   * A streaming card's opening arguments are final and its call runs now; the page gets
+   * `tool-input` with them (once). Sent only for cards opened with `inputStreaming: true`.
+   */
+  "card:input": { instanceId: string; arguments: Record<string, unknown> };
   /** A card's opening call returned; the page gets `tool-result`. */
   "card:result": { instanceId: string; result: Record<string, unknown> };
   /** A card's opening call failed or was stopped; the page gets `tool-cancelled`. */

@@ -109,6 +109,12 @@ export const cardDescriptorSchema = z.object({
   messageId: z.string().optional(),
   createdAt: z.number(),
   closed: z.boolean().optional(),
+  /**
+   * True while the model is still writing the opening call's arguments: `arguments` holds the
+   * best guess so far, `card:input-partial` brings newer guesses and `card:input` the final ones.
+   * Absent once the arguments are final (and for cards whose arguments never streamed).
+   */
+  inputStreaming: z.boolean().optional(),
 });
 
 /** A card's saved descriptor. */
@@ -185,6 +191,11 @@ export const attachReplySchema = z.object({
   page: cardPageSchema,
   tool: toolInfoSchema,
   toolInput: jsonObjectSchema,
+  /**
+   * True while the model is still writing the arguments: `toolInput` is then only the best guess
+   * so far, and the final arguments follow in `card:input`.
+   */
+  inputStreaming: z.boolean().optional(),
   toolResult: jsonObjectSchema.nullable(),
   /** Why there is no result (the call failed or was stopped); the page gets `tool-cancelled`. */
   cancelled: z.string().nullable(),

@@ -3,9 +3,10 @@
 // 1. Every handler is registered before `connect()` (createCardBridge).
 // 2. The bridge is connected before the proxy is loaded, so the proxy's `sandbox-proxy-ready`
 //    is heard; the view's HTML goes to the proxy only after that message (ViewDelivery).
-// 3. Nothing is sent to the view before it says `initialized`; then `tool-input` once, then
-//    `tool-result` or `tool-cancelled` (ViewDelivery), then the host-context changes since its
-//    `ui/initialize` (HostContextSync).
+// 3. Nothing is sent to the view before it says `initialized`; then, while the model still
+//    writes the arguments, `tool-input-partial`s; then `tool-input` once, then `tool-result` or
+//    `tool-cancelled` (ViewDelivery), then the host-context changes since its `ui/initialize`
+//    (HostContextSync).
 // 4. `ui/resource-teardown` (answered or timed out) comes before `card:teardown` and the close.
 import type { AttachReply } from "@mcp-chat-host/protocol";
 import {
@@ -104,6 +105,7 @@ export class CardController implements LiveCard {
         kind === "load"
           ? this.#patch({ status: "error", error: text })
           : this.#hostLog(kind === "repeat" ? "warning" : "error", text),
+      { streaming: options.card.inputStreaming === true },
     );
     registerLiveCard(this);
     const state: CardState = initialCardState(options.card);
@@ -312,6 +314,12 @@ export class CardController implements LiveCard {
 
   #listen(): void {
     const stop = listenToCardEvents(this.#options.socket, this.instanceId, {
+      inputPartial: (args) => {
+        if (this.#delivery.offerPartial(args)) this.#patch({ arguments: args });
+      },
+      input: (args) => {
+        if (this.#delivery.offerInput(args)) this.#patch({ arguments: args });
+      },
       result: (result) => {
         if (this.#delivery.offerResult(result)) this.#patch({ result, cancelled: null });
       },
@@ -347,7 +355,7 @@ export class CardController implements LiveCard {
       title: reply.title,
       source: reply.source,
       tool: reply.tool.name,
-      arguments: reply.toolInput,
+      arguments: this.#delivery.latestInput ?? reply.toolInput,
       result: this.#delivery.result ?? reply.toolResult,
       cancelled:
         this.#delivery.result === null && reply.toolResult === null
@@ -431,6 +439,7 @@ export class CardController implements LiveCard {
         csp: reply.page.csp,
         permissions: reply.page.permissions,
         toolInput: reply.toolInput,
+        inputStreaming: reply.inputStreaming,
       },
       { result: reply.toolResult, cancelled: reply.cancelled },
     );

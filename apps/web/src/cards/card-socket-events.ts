@@ -2,6 +2,10 @@ import type { CardSocket } from "./card-socket";
 
 /** What a card does with the server's events about it. */
 export interface CardEventHandlers {
+  /** The model wrote more of the opening call's arguments (`card:input-partial`). */
+  inputPartial?: (args: Record<string, unknown>) => void;
+  /** The opening call's arguments are final (`card:input`). */
+  input?: (args: Record<string, unknown>) => void;
   /** The opening call returned (`card:result`). */
   result: (result: Record<string, unknown>) => void;
   /** The opening call failed or was stopped (`card:cancelled`). */
@@ -25,6 +29,12 @@ export function listenToCardEvents(
   instanceId: string,
   handlers: CardEventHandlers,
 ): () => void {
+  const onInputPartial = (event: { instanceId: string; arguments: Record<string, unknown> }) => {
+    if (event.instanceId === instanceId) handlers.inputPartial?.(event.arguments);
+  };
+  const onInput = (event: { instanceId: string; arguments: Record<string, unknown> }) => {
+    if (event.instanceId === instanceId) handlers.input?.(event.arguments);
+  };
   const onResult = (event: { instanceId: string; result: Record<string, unknown> }) => {
     if (event.instanceId === instanceId) handlers.result(event.result);
   };
@@ -37,11 +47,15 @@ export function listenToCardEvents(
   const onComposerFill = (event: { chatId: string; text: string; instanceId: string }) => {
     if (event.instanceId === instanceId) handlers.composerFill(event.chatId, event.text);
   };
+  socket.on("card:input-partial", onInputPartial);
+  socket.on("card:input", onInput);
   socket.on("card:result", onResult);
   socket.on("card:cancelled", onCancelled);
   socket.on("card:closed", onClosed);
   socket.on("composer:fill", onComposerFill);
   return () => {
+    socket.off("card:input-partial", onInputPartial);
+    socket.off("card:input", onInput);
     socket.off("card:result", onResult);
     socket.off("card:cancelled", onCancelled);
     socket.off("card:closed", onClosed);

@@ -3,6 +3,9 @@
 // 2. Nothing goes to the view before it said `initialized`.
 // 3. Then `tool-input` once, then `tool-result` or `tool-cancelled` once, whenever the opening
 //    call's outcome is known (already at attach, or later from the server).
+// 4. While the model still writes the arguments (`inputStreaming`), `tool-input-partial` with the
+//    latest guess (only the newest of those that came before `initialized`); never one after
+//    `tool-input`. Every notification goes out in turn, each after the previous was sent.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type {
   AppBridge,
@@ -16,6 +19,8 @@ export interface DeliveredPage {
   csp?: Record<string, unknown> | undefined;
   permissions?: Record<string, unknown> | undefined;
   toolInput: Record<string, unknown>;
+  /** True when `toolInput` is only a guess: the model was still writing the arguments. */
+  inputStreaming?: boolean | undefined;
 }
 
 /** How the delivery reports a problem (it never throws). */
@@ -37,7 +42,13 @@ export class ViewDelivery {
   #cancelled: string | null;
   #resourceSent = false;
   #initialized = false;
+  #streaming: boolean;
+  #partial: Record<string, unknown> | null = null;
+  #partialSent: Record<string, unknown> | null = null;
+  #finalInput: Record<string, unknown> | null = null;
+  #inputTried = false;
   #inputSent = false;
+  #queue: Promise<void> = Promise.resolve();
   #finalSent = false;
   #stopped = false;
   readonly #problem: DeliveryProblem;
@@ -45,11 +56,14 @@ export class ViewDelivery {
   /**
    * @param outcome - the opening call's result, or why it has none, as known so far.
    * @param problem - reports what could not be sent.
+   * @param input - whether the card opened while the model still wrote its arguments.
    */
   constructor(
     outcome: { result: Record<string, unknown> | null; cancelled: string | null },
     problem: DeliveryProblem,
+    input: { streaming: boolean } = { streaming: false },
   ) {
+    this.#streaming = input.streaming;
     this.#result = outcome.result;
     this.#cancelled = outcome.result === null ? outcome.cancelled : null;
     this.#problem = problem;
@@ -58,6 +72,11 @@ export class ViewDelivery {
   /** Whether the view said `initialized`. */
   get initialized(): boolean {
     return this.#initialized;
+  }
+
+  /** The newest arguments heard from the server (final, else the latest guess), if any. */
+  get latestInput(): Record<string, unknown> | null {
+    return this.#finalInput ?? this.#partial;
   }
 
   /** The opening call's result, if known. */
@@ -81,8 +100,43 @@ export class ViewDelivery {
   ): void {
     this.#bridge = bridge;
     this.#page = page;
+    // The reply may be older than a `card:input` already heard; the final arguments win.
+    if (this.#finalInput === null) {
+      this.#streaming = page.inputStreaming === true;
+      // An empty guess tells the view nothing; it waits for the first real one.
+      if (this.#streaming && this.#partial === null && Object.keys(page.toolInput).length > 0) {
+        this.#partial = page.toolInput;
+      }
+    }
     if (this.#result === null && outcome.result !== null) this.offerResult(outcome.result);
     else if (outcome.cancelled !== null) this.offerCancelled(outcome.cancelled);
+  }
+
+  /**
+   * The model wrote more of the arguments (`card:input-partial`). Ignored once the arguments are
+   * final or `tool-input` went out; before `initialized`, only the newest is kept.
+   *
+   * @returns true when it became the latest guess.
+   */
+  offerPartial(args: Record<string, unknown>): boolean {
+    if (!this.#streaming || this.#finalInput !== null || this.#inputTried) return false;
+    this.#partial = args;
+    void this.#deliver();
+    return true;
+  }
+
+  /**
+   * The arguments are final (`card:input`): they become the view's `tool-input`. Ignored when
+   * final arguments are already known.
+   *
+   * @returns true when they became the input.
+   */
+  offerInput(args: Record<string, unknown>): boolean {
+    if (this.#finalInput !== null || this.#inputTried) return false;
+    this.#finalInput = args;
+    this.#streaming = false;
+    void this.#deliver();
+    return true;
   }
 
   /**
@@ -94,7 +148,7 @@ export class ViewDelivery {
     if (this.#result !== null || this.#finalSent) return false;
     this.#result = result;
     this.#cancelled = null;
-    void this.#sendFinal();
+    void this.#deliver();
     return true;
   }
 
@@ -106,7 +160,7 @@ export class ViewDelivery {
   offerCancelled(reason: string): boolean {
     if (this.#result !== null || this.#cancelled !== null) return false;
     this.#cancelled = reason;
-    void this.#sendFinal();
+    void this.#deliver();
     return true;
   }
 
@@ -132,10 +186,12 @@ export class ViewDelivery {
   }
 
   /**
-   * The view said `initialized`: sends its input, then the outcome if known.
+   * The view said `initialized`: sends its input (or, while the arguments stream, the latest
+   * guess), then the outcome if known.
    *
    * @returns null when ignored (a repeat, or stopped); else a promise that resolves once the
-   *   input (and the outcome, if known) were sent. `initialized` is true as soon as this returns.
+   *   input or guess (and the outcome, if known) were sent. `initialized` is true as soon as this
+   *   returns.
    */
   initialize(): Promise<void> | null {
     const bridge = this.#bridge;
@@ -146,21 +202,59 @@ export class ViewDelivery {
       return null;
     }
     this.#initialized = true;
-    return (async () => {
-      try {
-        await bridge.sendToolInput({ arguments: page.toolInput });
-        this.#inputSent = true;
-      } catch (error) {
-        this.#problem("send", `Could not send the app its input: ${messageOf(error)}`);
-        return;
-      }
-      await this.#sendFinal();
-    })();
+    return this.#deliver();
   }
 
   /** Sends nothing more (the card is being torn down). */
   stop(): void {
     this.#stopped = true;
+  }
+
+  /** Sends what is due next, after whatever is being sent (one notification at a time). */
+  #deliver(): Promise<void> {
+    const next = this.#queue.then(() => this.#sendDue());
+    this.#queue = next;
+    return next;
+  }
+
+  /**
+   * The final arguments, or null while the model is still writing them. An outcome means the call
+   * ran, so its arguments are as final as they will get even if `card:input` was missed.
+   */
+  #inputNow(page: DeliveredPage): Record<string, unknown> | null {
+    if (this.#finalInput !== null) return this.#finalInput;
+    if (!this.#streaming) return page.toolInput;
+    if (this.#result !== null || this.#cancelled !== null) return this.#partial ?? page.toolInput;
+    return null;
+  }
+
+  async #sendDue(): Promise<void> {
+    const bridge = this.#bridge;
+    const page = this.#page;
+    if (bridge === null || page === null || !this.#initialized || this.#stopped) return;
+    if (!this.#inputTried) {
+      const input = this.#inputNow(page);
+      if (input === null) {
+        const partial = this.#partial;
+        if (partial === null || partial === this.#partialSent) return;
+        this.#partialSent = partial;
+        try {
+          await bridge.sendToolInputPartial({ arguments: partial });
+        } catch (error) {
+          this.#problem("send", `Could not send the app its partial input: ${messageOf(error)}`);
+        }
+        return;
+      }
+      this.#inputTried = true;
+      try {
+        await bridge.sendToolInput({ arguments: input });
+        this.#inputSent = true;
+      } catch (error) {
+        this.#problem("send", `Could not send the app its input: ${messageOf(error)}`);
+        return;
+      }
+    }
+    await this.#sendFinal();
   }
 
   async #sendFinal(): Promise<void> {

@@ -91,6 +91,9 @@ function serverListeners(): ServerListeners {
       useCardsStore.getState().resulted(instanceId, result),
     "card:cancelled": ({ instanceId, reason }) =>
       useCardsStore.getState().cancelled(instanceId, reason),
+    // The card's own controller relays these to its view (cards/card-socket-events.ts).
+    "card:input-partial": () => {},
+    "card:input": () => {},
     "card:closed": ({ instanceId, reason }) =>
       useCardsStore.getState().closedByServer(instanceId, reason),
     "composer:fill": ({ chatId, text }) => useComposerStore.getState().fill(chatId, text),

@@ -80,6 +80,13 @@ export class CardService {
     if (record.cancelled !== undefined) descriptor.cancelled = record.cancelled;
     if (record.messageId !== undefined) descriptor.messageId = record.messageId;
     if (record.closedAt !== undefined) descriptor.closed = true;
+    // Arguments still being written live only in memory: a tab arriving meanwhile gets the
+    // latest guess and the flag, so it waits for `card:input`.
+    const live = this.session.cards.get(record.instanceId)?.descriptor;
+    if (live?.inputStreaming === true) {
+      descriptor.arguments = live.arguments;
+      descriptor.inputStreaming = true;
+    }
     return descriptor;
   }
 
@@ -91,6 +98,11 @@ export class CardService {
   /**
    * Creates the card of a model tool call, before the call runs, and commits it before the browser
    * hears of it. The page gets `tool-input` at once and `tool-result` when the call returns.
+   * With `inputStreaming`, the card opens as soon as the model starts writing the arguments: the
+   * page gets `tool-input-partial`s ({@link inputPartial}) until {@link finishInput}.
+   *
+   * @returns the live card.
+   * @throws store errors (the card is then neither live nor announced).
    */
   async openForToolCall(input: {
     chatKey: string;
@@ -99,6 +111,7 @@ export class CardService {
     source: string;
     tool: SourceTool;
     arguments: Record<string, unknown>;
+    inputStreaming?: boolean;
   }): Promise<LiveCard> {
     const chat = this.session.chats.get(input.chatKey);
     const chain = assembleHookChain({ chat: chat?.host?.onAppCall ?? null, restored: false });
@@ -116,12 +129,40 @@ export class CardService {
       messageId: input.messageId,
       createdAt: this.session.services.now(),
     };
+    if (input.inputStreaming === true) descriptor.inputStreaming = true;
     // Warm the page cache: the browser will attach as soon as it hears of the card.
     void this.#warmPage(input.source, input.tool);
     await this.#save(descriptor);
     const card = this.#live(descriptor, chain, false);
     this.session.emit("card:opened", { card: descriptor });
     return card;
+  }
+
+  /**
+   * The model wrote more of a streaming card's arguments: keeps the latest guess in memory (not
+   * saved) and passes it on as `card:input-partial`. Ignored once the arguments are final.
+   */
+  inputPartial(card: LiveCard, args: Record<string, unknown>): void {
+    if (card.descriptor.inputStreaming !== true || card.disposed) return;
+    card.descriptor.arguments = args;
+    this.session.emit("card:input-partial", {
+      instanceId: card.descriptor.instanceId,
+      arguments: args,
+    });
+  }
+
+  /**
+   * A streaming card's arguments are final (its call runs now): saves them and sends
+   * `card:input`; no `card:input-partial` follows. Does nothing for a card that did not stream.
+   *
+   * @throws store errors.
+   */
+  async finishInput(card: LiveCard, args: Record<string, unknown>): Promise<void> {
+    if (card.descriptor.inputStreaming !== true) return;
+    delete card.descriptor.inputStreaming;
+    card.descriptor.arguments = args;
+    if (card.descriptor.conversationId !== null) await this.#save(card.descriptor);
+    this.session.emit("card:input", { instanceId: card.descriptor.instanceId, arguments: args });
   }
 
   /** Records the opening call's result and passes it to the page. */
@@ -137,6 +178,8 @@ export class CardService {
 
   /** Records why the opening call has no result; the page gets `tool-cancelled`. */
   async cancel(card: LiveCard, reason: string): Promise<void> {
+    // Arguments that never became final stay as far as they got; the page hears no more of them.
+    delete card.descriptor.inputStreaming;
     card.descriptor.cancelled = reason;
     card.opening = null;
     if (card.descriptor.conversationId !== null) {
@@ -254,6 +297,7 @@ export class CardService {
       page: pageInfo,
       tool: toolInfo(tool),
       toolInput: card.descriptor.arguments,
+      ...(card.descriptor.inputStreaming === true ? { inputStreaming: true } : {}),
       toolResult: card.descriptor.result,
       cancelled: card.descriptor.result === null ? (card.descriptor.cancelled ?? null) : null,
       appTools,

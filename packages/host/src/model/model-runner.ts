@@ -138,6 +138,8 @@ class TurnState {
   private open = true;
   private toolEventsOpen = true;
   readonly running = new Map<string, string>();
+  /** The arguments being streamed, by tool call id: the tool's name and the JSON text so far. */
+  readonly inputs = new Map<string, { name: string; text: string }>();
   listenerError: unknown;
   onListenerError: (error: unknown) => void = () => {};
 
@@ -195,6 +197,7 @@ class TurnState {
   private close(result: TurnResult): TurnResult {
     this.open = false;
     this.running.clear();
+    this.inputs.clear();
     return result;
   }
 }
@@ -343,8 +346,30 @@ function recordPart(
     turn.emit({ type: "text-delta", delta: part.text });
     return;
   }
+  if (part.type === "tool-input-start") {
+    turn.inputs.set(part.id, { name: part.toolName, text: "" });
+    turn.emit({ type: "tool-input-started", toolCallId: part.id, name: part.toolName });
+    return;
+  }
+  if (part.type === "tool-input-delta") {
+    const input = turn.inputs.get(part.id);
+    if (input === undefined) return;
+    input.text += part.delta;
+    turn.emit({
+      type: "tool-input-delta",
+      toolCallId: part.id,
+      name: input.name,
+      partialJson: input.text,
+    });
+    return;
+  }
+  if (part.type === "tool-input-end") {
+    turn.inputs.delete(part.id);
+    return;
+  }
   if (step === undefined) return;
   if (part.type === "tool-call") {
+    turn.inputs.delete(part.toolCallId);
     step.calls.set(part.toolCallId, { toolName: part.toolName, input: part.input });
   } else if (part.type === "tool-result" && part.preliminary !== true) {
     step.outputs.set(part.toolCallId, modelOutputFor(part.output as ModelToolOutcome));

@@ -29,6 +29,13 @@ export interface TurnResult {
  */
 export type TurnEvent =
   | { type: "text-delta"; delta: string }
+  /**
+   * The model began writing a tool call's arguments (providers that stream them); the call
+   * itself follows as `tool-started` or `tool-refused` once they are complete.
+   */
+  | { type: "tool-input-started"; toolCallId: string; name: string }
+  /** More of a tool call's arguments; `partialJson` is all the JSON text written so far. */
+  | { type: "tool-input-delta"; toolCallId: string; name: string; partialJson: string }
   | { type: "tool-started"; toolCallId: string; name: string; arguments: Record<string, unknown> }
   | {
       type: "tool-progress";

@@ -1,5 +1,4 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
-import type { LiveCard } from "../cards/card-registry";
 import { sourceFailureMessage } from "../cards/source-failure";
 import type { Chat } from "../chat/chat";
 import { withAppContext } from "../context/context-relay";
@@ -18,6 +17,7 @@ import type {
   MessagePart as StoredPart,
 } from "../store/host-store";
 import { toModelMessages } from "./history";
+import { StreamingCards } from "./streaming-cards";
 
 interface RunningTurn {
   abort: AbortController;
@@ -29,9 +29,14 @@ interface RunningTurn {
   reply: MessageRecord | null;
   parts: MessagePart[];
   done: Promise<void>;
+  /** Cards opened while the model writes their call's arguments. */
+  streamingCards: StreamingCards;
 }
 
 const STOPPED_REASON = "The person stopped the reply.";
+
+/** Why a card whose arguments were streaming got no call (the model's arguments were not valid). */
+const CALL_NOT_RUN_REASON = "The tool call did not run: the model's arguments could not be read.";
 
 /** How often a streaming reply's text is saved, at most, in ms. */
 const TEXT_SAVE_INTERVAL_MS = 1_000;
@@ -134,14 +139,22 @@ export class TurnService {
       );
     }
     // Reserve the chat before the first await, so two quick messages cannot both start a turn.
+    const parts: MessagePart[] = [];
     const turn: RunningTurn = {
       abort: new AbortController(),
       toolStarts: new Map(),
       savedAt: 0,
       conversationId: "",
       reply: null,
-      parts: [],
+      parts,
       done: Promise.resolve(),
+      streamingCards: new StreamingCards(
+        session.cardService,
+        (error) =>
+          session.logger.warn({ err: error }, "could not open a card while its input streamed"),
+        // Where a card opened by its call would be: after the call.
+        (card) => parts.push({ type: "card", instanceId: card.descriptor.instanceId }),
+      ),
     };
     this.#running.set(chatKey, turn);
     let person: MessageRecord;
@@ -258,6 +271,11 @@ export class TurnService {
       result.status === "complete" ? "complete" : result.status === "stopped" ? "stopped" : "error";
     const error =
       result.status === "error" ? `The model failed: ${messageOf(result.error)}` : undefined;
+    // Cards whose call never ran (stopped while the model wrote its arguments, or arguments that
+    // could not be read) would otherwise wait for a result forever.
+    await turn.streamingCards.cancelAll(
+      status === "stopped" ? STOPPED_REASON : (error ?? CALL_NOT_RUN_REASON),
+    );
     if (error) session.logger.warn({ err: result.error, chat: chat.key }, "a turn failed");
     try {
       const stored = await store.updateMessage(conversation.id, reply.id, {
@@ -306,6 +324,12 @@ export class TurnService {
         });
         break;
       }
+      case "tool-input-started":
+        this.#openStreamingCard(chatKey, conversationId, reply, turn, event);
+        break;
+      case "tool-input-delta":
+        turn.streamingCards.partial(event.toolCallId, event.partialJson);
+        break;
       case "tool-started":
         turn.toolStarts.set(event.toolCallId, session.services.now());
         turn.parts.push({
@@ -378,10 +402,34 @@ export class TurnService {
           name: event.name,
           reason: event.reason,
         });
+        // A card opened while the arguments streamed gets the refusal instead of a result.
+        void turn.streamingCards.cancel(event.toolCallId, `Tool call rejected. ${event.reason}`);
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * Opens the card of a tool with a view as soon as the model starts writing its arguments
+   * (providers that stream them), so the page can show them as they arrive.
+   */
+  #openStreamingCard(
+    chatKey: string,
+    conversationId: string,
+    reply: MessageRecord,
+    turn: RunningTurn,
+    event: Extract<TurnEvent, { type: "tool-input-started" }>,
+  ): void {
+    const listed = (this.#tools.get(chatKey) ?? []).find(({ tool }) => tool.name === event.name);
+    if (!listed || !toolHasView(listed.tool)) return;
+    turn.streamingCards.open(event.toolCallId, {
+      chatKey,
+      conversationId,
+      messageId: reply.id,
+      source: listed.source,
+      tool: listed.tool,
+    });
   }
 
   /** Saves the reply so far, so a crash keeps every finished tool call (not awaited). */
@@ -429,8 +477,14 @@ export class TurnService {
   ) {
     const session = this.session;
     const source = await session.sources.get(sourceKey);
-    let card: LiveCard | null = null;
-    if (toolHasView(tool)) {
+    // A card opened while the arguments streamed is reused: it gets the final arguments now.
+    let card = await turn.streamingCards.take(context.toolCallId);
+    if (card) {
+      await session.cardService.finishInput(card, args);
+      card.opening = new AbortController();
+      // Closed by the person while the model was still writing: the call is cut short at once.
+      if (card.disposed) card.opening.abort(new Error("The card was closed."));
+    } else if (toolHasView(tool)) {
       card = await session.cardService.openForToolCall({
         chatKey: chat.key,
         conversationId: turn.conversationId,
