@@ -1,7 +1,6 @@
 // Starts and stops the e2e host (serve.ts) as a child process, and reads its tool-call counts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 

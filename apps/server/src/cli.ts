@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
+import { fileSandboxPorts } from "./sandbox-ports";
 import { loadSessionKey } from "./session-key";
 
 const webRoot = fileURLToPath(new URL("../../web/dist/", import.meta.url));
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     logger,
     webRoot,
     sessionSecret: loadSessionKey(data),
+    sandboxPorts: fileSandboxPorts(data),
     auth: options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });

@@ -13,6 +13,8 @@ export type { BuiltContext, SessionUser } from "./session/host-session";
 export type { SessionFunction } from "./session/session-registry";
 export type { SourceSpec } from "./session/session-sources";
 export { HostError } from "./host-error";
+export type { SandboxPortMemory } from "./server/sandbox-listeners";
+export type { AuthOptions, HostUser } from "./server/auth";
 
 // Chats and chat hosts
 export { mcpChatHost } from "./mcp-chat-host";

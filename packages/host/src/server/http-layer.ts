@@ -23,7 +23,11 @@ import { HttpLayerError } from "./http-layer-error";
 import { OneTimeTokens } from "./one-time-tokens";
 import { OriginPolicy } from "./origin-check";
 import { requireAuth } from "./require-auth";
-import { type SandboxRequestHandler, SandboxListeners } from "./sandbox-listeners";
+import {
+  type SandboxPortMemory,
+  type SandboxRequestHandler,
+  SandboxListeners,
+} from "./sandbox-listeners";
 import { baseSecurityHeaders, hostPageCsp } from "./security-headers";
 import { SessionCookies } from "./session-cookie";
 import { type HostSocketData, handshakeOriginCheck, socketAuth } from "./socket-guard";
@@ -52,6 +56,8 @@ export interface HttpLayerOptions {
   maxHttpBufferSize?: number | undefined;
   /** Deployment sandbox origins (`https://{source}.sandbox.example.com`); no local listeners then. */
   sandboxOriginTemplate?: string | undefined;
+  /** Remembers each source's sandbox port across restarts, so views keep their saved state. */
+  sandboxPorts?: SandboxPortMemory | undefined;
   /** Key that signs session cookies; persist one so sign-ins survive a restart (default: random). */
   sessionSecret?: string | Uint8Array | undefined;
   /** Lifetime of a sign-in in seconds (default 7 days). */
@@ -172,6 +178,7 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     policy: () => (state === "listening" ? policy : undefined),
     handleRequest: options.handleSandboxRequest ?? handleSandboxRequest,
     logger,
+    ports: options.sandboxPorts,
   });
 
   const app = express();

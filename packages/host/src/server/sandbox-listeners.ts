@@ -34,6 +34,19 @@ export interface SandboxListenersOptions {
   /** Answers every request on a sandbox listener. */
   handleRequest: SandboxRequestHandler;
   logger: Logger;
+  /**
+   * Remembers each source's port across restarts: a view's storage belongs to its origin, so a
+   * source that gets the same port back keeps its views' saved state.
+   */
+  ports?: SandboxPortMemory | undefined;
+}
+
+/** Where sandbox ports are remembered (the CLI keeps them in the data folder). */
+export interface SandboxPortMemory {
+  /** The port the source had before, if any. */
+  preferred(sourceKey: string): number | undefined;
+  /** Records the port the source got. */
+  remember(sourceKey: string, port: number): void;
 }
 
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -200,14 +213,31 @@ export class SandboxListeners {
     return opening;
   }
 
-  private open(sourceKey: string): Promise<Listener> {
+  private async open(sourceKey: string): Promise<Listener> {
+    const preferred = this.options.ports?.preferred(sourceKey);
+    if (preferred !== undefined) {
+      try {
+        return await this.listenOn(sourceKey, preferred);
+      } catch (error) {
+        this.options.logger.info(
+          { err: error, sourceKey, port: preferred },
+          "The source's previous sandbox port is taken; using another (its views lose saved state).",
+        );
+      }
+    }
+    const listener = await this.listenOn(sourceKey, 0);
+    this.options.ports?.remember(sourceKey, listener.port);
+    return listener;
+  }
+
+  private listenOn(sourceKey: string, requestedPort: number): Promise<Listener> {
     return new Promise<Listener>((resolve, reject) => {
       let port = 0;
       const server = createServer((request, response) => {
         void this.answer(request, response, port);
       });
       server.once("error", reject);
-      server.listen(0, this.options.bindAddress(), () => {
+      server.listen(requestedPort, this.options.bindAddress(), () => {
         port = (server.address() as AddressInfo).port;
         server.off("error", reject);
         server.on("error", (error) =>
