@@ -358,11 +358,28 @@ export class HostSession {
   /** @internal the shown conversation, created with the first message when there is none. */
   async currentConversation(titleHint: string): Promise<ConversationRecord> {
     if (this.conversation) return this.conversation;
-    const title = titleHint.replace(/\s+/g, " ").trim().slice(0, 60) || "New conversation";
+    const title = titleFrom(titleHint);
     const record = await this.services.store.createConversation(this.user.id, { title });
     this.switchConversation(record);
     await this.announceConversations();
     return record;
+  }
+
+  /**
+   * @internal a conversation made with "New conversation" takes its first message as its title;
+   * a failure to rename is logged, never fatal (the message itself is already stored).
+   */
+  async titleFromFirstMessage(record: ConversationRecord, text: string): Promise<void> {
+    if (record.title !== DEFAULT_TITLE) return;
+    const title = titleFrom(text);
+    if (title === DEFAULT_TITLE) return;
+    try {
+      const renamed = await this.services.store.renameConversation(this.user.id, record.id, title);
+      if (renamed && this.conversation?.id === renamed.id) this.conversation = renamed;
+      await this.announceConversations();
+    } catch (error) {
+      this.logger.warn({ err: error }, "could not title a conversation from its first message");
+    }
   }
 
   /** @internal tells the tab its conversation list changed (a new, renamed, deleted or imported one). */
@@ -403,6 +420,13 @@ export class HostSession {
       running: this.turnService.runningChats(),
     };
   }
+}
+
+const DEFAULT_TITLE = "New conversation";
+
+/** A conversation's title from a message: its first 60 characters on one line. */
+function titleFrom(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, 60) || DEFAULT_TITLE;
 }
 
 /** A conversation record as the browser lists it. */

@@ -165,15 +165,17 @@ export class TurnService {
       // saved: that is what the person needs to know (and the message is not acknowledged).
       conversation = await session.currentConversation(text).catch(asMessageNotSaved);
       turn.conversationId = conversation.id;
-      history = (
-        await session.services.store.listMessages(conversation.id).catch(asMessageNotSaved)
-      ).filter((message) => message.chatId === chatKey);
+      const stored = await session.services.store
+        .listMessages(conversation.id)
+        .catch(asMessageNotSaved);
+      history = stored.filter((message) => message.chatId === chatKey);
       person = await session.services.store.appendMessage({
         conversationId: conversation.id,
         chatId: chatKey,
         role: "user",
         parts: [{ type: "text", text }],
       });
+      if (stored.length === 0) await session.titleFromFirstMessage(conversation, text);
     } catch (error) {
       this.#running.delete(chatKey);
       throw error;
