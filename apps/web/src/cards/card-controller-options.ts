@@ -1,5 +1,6 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import type { Transport } from "@modelcontextprotocol/client";
+import type { AttachQueue } from "./attach-queue";
 import type { AppBridgeConstructor } from "./card-bridge";
 import type { PageActions } from "./card-page-requests";
 import type { CardSocket } from "./card-socket";
@@ -29,6 +30,8 @@ export interface CardControllerOptions {
   theme: Theme;
   /** Returns the page's current callbacks (read at each use, so they may change). */
   callbacks: () => CardCallbacks;
+  /** Where the card waits for its turn to attach; default the page's (`pageAttachQueue`). */
+  attachQueue?: AttachQueue;
   /** The cards store; default the page's. */
   store?: CardStoreAccess;
   /** Creates the AppBridge; default the SDK's. */

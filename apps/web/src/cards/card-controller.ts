@@ -15,6 +15,7 @@ import {
   type McpUiHostContext,
   type McpUiResourcePermissions,
 } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { pageAttachQueue, type AttachQueue, type AttachTicket } from "./attach-queue";
 import { createCardBridge } from "./card-bridge";
 import {
   sandboxTransport,
@@ -49,6 +50,7 @@ import {
   type DisplayModeRequester,
 } from "./display-mode";
 import { containerDimensionsFor, initialFrameHeight, nextFrameHeight } from "./frame-size";
+import { watchNearViewport } from "./near-viewport";
 import { buildHostContext, cardHostCapabilities, cardHostInfo } from "./host-context";
 import { HostContextSync } from "./host-context-sync";
 import { sandboxProblem } from "./sandbox-check";
@@ -76,6 +78,9 @@ export class CardController implements LiveCard {
   readonly #timers: TimerFunctions;
   readonly #now: () => number;
   readonly #delivery: ViewDelivery;
+  readonly #queue: AttachQueue;
+  /** The first attach's place in the queue, until its attach is done. */
+  #ticket: AttachTicket | null = null;
   readonly #stops: Array<() => void> = [];
   #reply: AttachReply | null = null;
   #bridge: AppBridge | null = null;
@@ -98,6 +103,7 @@ export class CardController implements LiveCard {
     this.#store = options.store ?? cardStoreAccess;
     this.#timers = options.timers ?? globalTimers;
     this.#now = options.now ?? Date.now;
+    this.#queue = options.attachQueue ?? pageAttachQueue;
     this.#theme = options.theme;
     this.#delivery = new ViewDelivery(
       { result: options.card.result, cancelled: options.card.cancelled ?? null },
@@ -203,13 +209,18 @@ export class CardController implements LiveCard {
    */
   async reattach(): Promise<void> {
     if (this.#reply === null || this.#disposal !== null) return;
+    // Every card attaches again after a reconnect: they take turns, as when they first attached.
+    const ticket = this.#queue.enter(this.#options.holder);
     try {
+      if (!(await ticket.granted) || this.#disposal !== null) return;
       await requestAck(this.#options.socket, "card:attach", { instanceId: this.instanceId });
     } catch (error) {
       this.#hostLog(
         "warning",
         `Could not attach the app again after reconnecting: ${messageOf(error)}`,
       );
+    } finally {
+      ticket.release();
     }
   }
 
@@ -240,6 +251,9 @@ export class CardController implements LiveCard {
   ): Promise<void> {
     if (this.#disposal !== null) return this.#disposal;
     this.#releaseScheduled = false;
+    // A card still waiting for its turn leaves the queue now; one attaching frees its slot when
+    // the server answered (see #attach).
+    if (this.#ticket?.waiting === true) this.#ticket.release();
     this.#disposeReason = reason;
     this.#notifyServer = options.notifyServer ?? true;
     this.#disposal = this.#runDisposal(options.message ?? null);
@@ -332,10 +346,32 @@ export class CardController implements LiveCard {
     this.#stops.push(stop);
   }
 
+  /** Waits for the card's turn in the attach queue, attaches, frees the turn. */
   async #attach(): Promise<void> {
+    const { holder } = this.#options;
+    const ticket = this.#queue.enter(holder);
+    this.#ticket = ticket;
+    const stopWatching = watchNearViewport(holder, (near) => ticket.setNearViewport(near));
+    const waited = ticket.waiting;
+    if (waited) this.#patch({ status: "waiting" });
+    try {
+      const granted = await ticket.granted;
+      stopWatching();
+      if (!granted || this.#disposal !== null) return;
+      if (waited) this.#patch({ status: "attaching" });
+      await this.#attachNow();
+    } finally {
+      stopWatching();
+      ticket.release();
+      this.#ticket = null;
+    }
+  }
+
+  async #attachNow(): Promise<void> {
     const { socket, iframe } = this.#options;
     let reply: AttachReply;
     try {
+      // The acknowledgement timeout starts here, not while the card waited for its turn.
       reply = await requestAck(socket, "card:attach", { instanceId: this.instanceId });
     } catch (error) {
       if (this.#disposal === null) this.#patch({ status: "error", error: messageOf(error) });

@@ -5,8 +5,12 @@ import type { DisplayMode } from "./display-mode";
 import type { DownloadItem } from "./download-files";
 import { initialFrameHeight } from "./frame-size";
 
-/** Where a card is in its life. */
-export type CardStatus = "attaching" | "loading" | "ready" | "error" | "closing" | "closed";
+/**
+ * Where a card is in its life: `waiting` for its turn to attach (a few cards attach at a time),
+ * `attaching`, `loading` its view, `ready` once the view initialised, `error`, `closing`, `closed`.
+ */
+export type CardStatus =
+  "waiting" | "attaching" | "loading" | "ready" | "error" | "closing" | "closed";
 
 /** One line of a card's log: the view's own logging, or the host's notes about the view. */
 export interface CardLogEntry {

@@ -1,4 +1,5 @@
 import type { DisplayMode } from "./display-mode";
+import { PictureInPictureIcon } from "./picture-in-picture-icon";
 
 /** Props of {@link CardTitleBar}. */
 export interface CardTitleBarProps {
@@ -91,7 +92,7 @@ export function CardTitleBar(props: CardTitleBarProps) {
           disabled={!props.enabled || (!pip && !props.allowedModes.includes("pip"))}
           onClick={() => props.onDisplayMode(pip ? "inline" : "pip")}
         >
-          <span aria-hidden="true">⧉</span>
+          <PictureInPictureIcon />
         </button>
         <button
           type="button"

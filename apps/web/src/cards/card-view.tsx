@@ -199,8 +199,13 @@ export function CardView(props: CardViewProps) {
           ref={holderRef}
           className="mch-card__holder"
           hidden={unavailable}
-          aria-busy={status === "attaching" || status === "loading"}
+          aria-busy={status === "waiting" || status === "attaching" || status === "loading"}
         >
+          {status === "waiting" ? (
+            <p className="mch-card__waiting" data-testid="card-waiting">
+              Waiting to open…
+            </p>
+          ) : null}
           <iframe
             ref={iframeRef}
             className="mch-card__frame"

@@ -6,6 +6,14 @@
 export { CardView, type CardViewProps } from "./card-view";
 export { CardController, type CardCallbacks, type CardControllerOptions } from "./card-controller";
 export { sandboxTransport } from "./card-controller-options";
+export {
+  AttachQueue,
+  attachConcurrency,
+  pageAttachQueue,
+  type AttachQueueOptions,
+  type AttachTicket,
+} from "./attach-queue";
+export { isNearViewport, watchNearViewport } from "./near-viewport";
 export { sandboxProblem } from "./sandbox-check";
 export { ViewDelivery, type DeliveredPage, type DeliveryProblem } from "./view-delivery";
 export { HostContextSync } from "./host-context-sync";
