@@ -1,0 +1,150 @@
+// Benchmark 1: a view's `tools/call`, through the whole path, in Chromium: view → sandbox proxy →
+// AppBridge → socket.io → the gate (card check, visibility, annotation policy, audit in SQLite) →
+// the in-process app → back. Timed inside the view with `performance.now()` around
+// `app.callServerTool`. Two baselines run in the same process, interleaved with it:
+// - the floor: the same call on an in-process MCP client (the app's own `source()`);
+// - the server path without the browser: `card:call-tool` from a Node socket.io client, on a card
+//   of its own session (same gate, same audit, same app).
+import type { BenchOptions, BenchResult } from "../lib/bench-result";
+import { interleave, ratio, summarize, type Subject } from "../lib/stats";
+import { ConsoleMarks, launchChromium } from "../lib/browser";
+import { ECHO_ARGUMENTS, ECHO_TOOL, OPEN_TOOL, benchApp } from "../fixtures/bench-app";
+import { startBenchHost } from "../fixtures/bench-host";
+import { benchViewFrame, openHostPage, sendMessage } from "../fixtures/host-page";
+import { connectBenchClient, openCardFromNode, signInCookie } from "../fixtures/socket-client";
+
+const LABELS = {
+  floor: "in-process MCP client (floor)",
+  socket: "Node socket.io client (server path)",
+  browser: "Chromium view (whole path)",
+} as const;
+
+/** The bench view's API, as the page's frame has it. */
+interface BenchViewGlobal {
+  benchView: {
+    callTimes(name: string, count: number, args: Record<string, unknown>): Promise<number[]>;
+  };
+}
+
+async function timedCalls(count: number, call: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+function resultFailed(result: unknown): boolean {
+  return (result as { isError?: unknown } | null)?.isError === true;
+}
+
+/**
+ * Runs the benchmark.
+ *
+ * @param options - `quick`: 3 rounds of 10 calls each; else 20 rounds of 50 (stops after 2 min).
+ * @returns one result: the three paths' median and p99 per call, added ms over the floor, ratios.
+ */
+export async function run(options: BenchOptions): Promise<BenchResult[]> {
+  const batch = options.quick ? 10 : 50;
+  const rounds = options.quick ? 3 : 20;
+  // The gate's rate limit (20 calls a second per card by default) would otherwise be measured.
+  const host = await startBenchHost({
+    sources: [benchApp()],
+    pageCallRate: { perSecond: 1_000_000, burst: 1_000_000 },
+  });
+  const floorSource = await benchApp().source();
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await Promise.all([floorSource.close(), host.close()]);
+    throw error;
+  });
+  let client: Awaited<ReturnType<typeof connectBenchClient>> | null = null;
+  try {
+    const { page } = await openHostPage(browser, host.signInUrl());
+    const marks = new ConsoleMarks(page, "mch-bench");
+    await sendMessage(page, `/call ${OPEN_TOOL} ${JSON.stringify({ run: "calls" })}`);
+    await marks.next("calls", 30_000);
+    marks.stop();
+    const frame = await benchViewFrame(page);
+
+    client = await connectBenchClient(host.origin, await signInCookie(host.signInUrl()));
+    const nodeClient = client;
+    const card = await openCardFromNode(nodeClient, OPEN_TOOL, { run: "node" });
+
+    const subjects: Subject<number[]>[] = [
+      {
+        label: LABELS.floor,
+        run: () =>
+          timedCalls(batch, async () => {
+            const result = await floorSource.callTool(ECHO_TOOL, ECHO_ARGUMENTS);
+            if (resultFailed(result)) throw new Error("The in-process call failed.");
+          }),
+      },
+      {
+        label: LABELS.socket,
+        run: () =>
+          timedCalls(batch, async () => {
+            const result = await nodeClient.request("card:call-tool", {
+              instanceId: card.instanceId,
+              name: ECHO_TOOL,
+              arguments: ECHO_ARGUMENTS,
+            });
+            if (resultFailed(result)) throw new Error("The socket.io call failed.");
+          }),
+      },
+      {
+        label: LABELS.browser,
+        run: () =>
+          frame.evaluate(
+            ([name, count, args]) =>
+              (globalThis as unknown as BenchViewGlobal).benchView.callTimes(name, count, args),
+            [ECHO_TOOL, batch, ECHO_ARGUMENTS] as const,
+          ),
+      },
+    ];
+    const samples = await interleave(subjects, {
+      warmup: options.quick ? 1 : 2,
+      iterations: rounds,
+      maxMs: options.quick ? 20_000 : 120_000,
+    });
+    const flat = (label: string) => (samples.get(label) ?? []).flat();
+    const floor = summarize(LABELS.floor, flat(LABELS.floor));
+    const socket = summarize(LABELS.socket, flat(LABELS.socket));
+    const whole = summarize(LABELS.browser, flat(LABELS.browser));
+    const added = (row: typeof floor) => ({
+      "added median ms": Math.round((row.median - floor.median) * 1000) / 1000,
+      "added p99 ms": Math.round((row.p99 - floor.p99) * 1000) / 1000,
+    });
+    socket.extra = added(socket);
+    // What the browser adds on top of the server path (proxy, bridge, postMessage, the page's socket).
+    whole.extra = {
+      ...added(whole),
+      "over socket.io median ms": Math.round((whole.median - socket.median) * 1000) / 1000,
+    };
+    return [
+      {
+        name: "page-call-round-trip",
+        unit: "ms",
+        rows: [floor, socket, whole],
+        ratios: {
+          "Chromium view / in-process (median)": ratio(whole.median, floor.median),
+          "socket.io / in-process (median)": ratio(socket.median, floor.median),
+          "Chromium view / socket.io (median)": ratio(whole.median, socket.median),
+          "Chromium view / in-process (p99)": ratio(whole.p99, floor.p99),
+        },
+        notes: [
+          `One sample is one call; calls run one after another, ${batch} per subject per round, the subjects interleaved round by round.`,
+          'Every path calls the app-only, read-only `echo` tool of an in-process app with { text: "ping" }.',
+          "The two host paths pass the whole gate (card, visibility, the default annotation policy) and write the audit row to a SQLite file; the page-call rate limit is raised so it is not what is measured.",
+          "The Chromium figure is timed in the view (performance.now() around app.callServerTool); the others in Node.",
+        ],
+      },
+    ];
+  } finally {
+    client?.close();
+    await browser.close();
+    await floorSource.close();
+    await host.close();
+  }
+}

@@ -1,0 +1,62 @@
+// The shape every benchmark module hands to the runner, and the error that fails a run.
+
+/** One measured subject of a benchmark: a baseline or the thing under test. */
+export interface BenchRow {
+  /** What was measured, e.g. "host: session.contextFor" or "baseline: by hand". */
+  label: string;
+  /** The median sample, in the result's unit. */
+  median: number;
+  /** The 99th percentile sample (nearest rank), in the result's unit. */
+  p99: number;
+  /** How many samples the median and p99 come from. */
+  n: number;
+  /** Other figures of this row (sizes, lengths, memory, error counts), printed beside it. */
+  extra?: Record<string, number | string>;
+}
+
+/** What one benchmark measured at one size. */
+export interface BenchResult {
+  /** Benchmark and size, e.g. "context-assembly/10000". */
+  name: string;
+  /** The unit of `median` and `p99`: "ms", "µs", "MB". */
+  unit: string;
+  /** Baselines and subjects, measured in the same run. */
+  rows: BenchRow[];
+  /** Subject over baseline, by a name that says which, e.g. "host / baseline (median)". */
+  ratios?: Record<string, number>;
+  /** Sentences the reader needs to read the figures right (what the baseline is, caveats). */
+  notes?: string[];
+}
+
+/** What the runner passes to every benchmark. */
+export interface BenchOptions {
+  /** Tiny sizes and a handful of iterations, so `npm test` proves the benchmark still runs. */
+  quick: boolean;
+}
+
+/** A benchmark module as the runner loads it. */
+export interface BenchModule {
+  run(options: BenchOptions): Promise<BenchResult[]>;
+}
+
+/**
+ * A benchmark found a figure that breaks a promise the product makes (for example a context
+ * longer than five reports), or could not measure one of its sizes. The runner prints it, keeps
+ * the results it carries, and exits non-zero.
+ */
+export class BenchFailure extends Error {
+  /** Stable code for scripts. */
+  readonly code = "bench_failed";
+  override readonly name = "BenchFailure";
+  /** What was measured before the failure; the runner reports it too. */
+  readonly results: BenchResult[];
+
+  /**
+   * @param message - what broke, and what to do about it.
+   * @param results - the results measured before the failure, if any.
+   */
+  constructor(message: string, results: BenchResult[] = []) {
+    super(message);
+    this.results = results;
+  }
+}

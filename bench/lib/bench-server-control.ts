@@ -1,0 +1,90 @@
+// Starts the bench server (bench-server.ts) as a child process and asks it, over IPC, for its
+// memory after a full GC and for its event loop delay.
+import { join } from "node:path";
+import { startNodeChild, type RunningChild } from "./child-process";
+import { benchDirectory, repositoryRoot } from "./paths";
+import { residentBytes } from "./process-stats";
+
+/**
+ * Starts `bench-server.ts` with `--expose-gc` on a data folder and waits until it listens.
+ *
+ * @returns the running child; `ready[1]` is the server's origin.
+ * @throws {Error} when it does not start within 60 s (its output is in the message).
+ */
+export function startBenchServer(data: string): Promise<RunningChild> {
+  return startNodeChild({
+    args: [
+      "--expose-gc",
+      "--import",
+      "tsx",
+      join(benchDirectory, "lib", "bench-server.ts"),
+      "--data",
+      data,
+    ],
+    cwd: repositoryRoot,
+    readyPattern: /BENCH_SERVER_READY (\S+)/,
+    timeoutMs: 60_000,
+    ipc: true,
+    env: { LOG_LEVEL: "warn" },
+  });
+}
+
+let requests = 0;
+
+/**
+ * Sends the bench server an IPC request and resolves with its answer. The server answers on its
+ * event loop, so an overloaded server answers late: each answer carries its request's id, so a
+ * late one is never taken for the answer to a later request.
+ *
+ * @throws {Error} when there is no answer within `timeoutMs`.
+ */
+function askServer<T>(
+  server: RunningChild,
+  type: "gc" | "loop-delay",
+  timeoutMs: number,
+): Promise<T> {
+  requests += 1;
+  const id = requests;
+  return new Promise<T>((resolve, reject) => {
+    const listener = (message: unknown) => {
+      if ((message as { id?: unknown } | null)?.id !== id) return;
+      clearTimeout(timer);
+      server.child.off("message", listener);
+      resolve(message as T);
+    };
+    const timer = setTimeout(() => {
+      server.child.off("message", listener);
+      reject(new Error(`The bench server did not answer "${type}" within ${timeoutMs} ms.`));
+    }, timeoutMs);
+    server.child.on("message", listener);
+    server.child.send({ type, id });
+  });
+}
+
+/**
+ * Asks the server for a full GC and reads its memory (RSS from /proc, heap over IPC).
+ *
+ * @throws {Error} when the server does not answer within 60 s.
+ */
+export async function serverMemory(
+  server: RunningChild,
+): Promise<{ rss: number; heapUsed: number }> {
+  const { heapUsed } = await askServer<{ heapUsed: number }>(server, "gc", 60_000);
+  return { rss: residentBytes(server.pid), heapUsed };
+}
+
+/**
+ * The server's event loop delay since the last reading, in ms.
+ *
+ * @returns null when the server does not answer within 30 s (it is too far behind: its backlog
+ *   of calls comes first); the next reading then covers both periods.
+ */
+export async function serverLoopDelay(
+  server: RunningChild,
+): Promise<{ p99: number; max: number } | null> {
+  try {
+    return await askServer(server, "loop-delay", 30_000);
+  } catch {
+    return null;
+  }
+}
