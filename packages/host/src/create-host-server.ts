@@ -9,6 +9,7 @@ import { buildProxyUrl } from "@mcp-chat-host/sandbox";
 import type { LanguageModel } from "ai";
 import { pino, type Logger } from "pino";
 import type { ChatHostOptions } from "./chat/chat";
+import { AuditLog } from "./audit/audit-log";
 import { policies } from "./gate/policies";
 import { mcpChatHost } from "./mcp-chat-host";
 import { describeModel, resolveModel } from "./model/model-selection";
@@ -155,15 +156,19 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
           shared: effectiveShareMode(entry) === "process",
         });
       }
-      store =
+      const opened =
         typeof options.store === "object"
           ? options.store
           : await openStore(options.store ?? "sqlite:./data/mcp-chat-host.db");
+      const audit = new AuditLog(opened, { logger });
+      // Everyone outside the engine sees a store whose audit includes what is still queued.
+      store = audit.storeView();
       const interrupted = await store.markInterruptedReplies();
       if (interrupted > 0)
         logger.warn({ interrupted }, "replies cut short by the last stop were marked interrupted");
       const services: SessionServices = {
         store,
+        audit,
         model,
         modelName,
         logger,

@@ -327,7 +327,7 @@ export class CardService {
     const limited = session.services.takePageCall(`${session.user.id}\u0000${instanceId}`);
     if (limited !== null) {
       // A throttled call is a page call too; the audit shows the card being slowed down.
-      await audit("refused", limited);
+      audit("refused", limited);
       throw new HostError("rate_limited", limited, {
         rpcCode: pageRpcCodes.internalError,
         retryable: true,
@@ -342,7 +342,7 @@ export class CardService {
     const tool = tools.find((candidate) => candidate.name === name);
     if (!tool || !isVisibleTo(tool, "app")) {
       const reason = `The app can't call the tool "${name}".`;
-      await audit("refused", reason);
+      audit("refused", reason);
       throw pageError(reason, pageRpcCodes.invalidParams);
     }
     const verdict = await runAppCallChain(
@@ -378,21 +378,21 @@ export class CardService {
       { warn: (message) => session.logger.warn({ card: instanceId, tool: name }, message) },
     );
     if (!verdict.allowed) {
-      await audit("refused", verdict.reason);
+      audit("refused", verdict.reason);
       throw pageError(verdict.reason, pageRpcCodes.invalidParams);
     }
     // The hooks may have taken a while (a question to the person); a card closed meanwhile no
     // longer speaks for anyone.
     if (card.disposed) {
-      await audit("refused", NOT_RUNNING);
+      audit("refused", NOT_RUNNING);
       throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
     }
     try {
       const result = await source.callTool(name, args);
-      await audit(result.isError === true ? "failed" : "allowed");
+      audit(result.isError === true ? "failed" : "allowed");
       return result as unknown as Record<string, unknown>;
     } catch (error) {
-      await audit("failed", messageOf(error));
+      audit("failed", messageOf(error));
       throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
     }
   }
@@ -540,29 +540,26 @@ export class CardService {
     }
   }
 
-  async #audit(
+  /** Queues the audit of a page call (written in batches; see `AuditLog`). */
+  #audit(
     card: LiveCard,
     tool: string,
     verdict: "allowed" | "refused" | "failed",
     started: number,
     reason?: string,
-  ) {
+  ): void {
     const session = this.session;
-    try {
-      await session.services.store.appendAudit({
-        userId: session.user.id,
-        sessionId: session.id,
-        conversationId: card.descriptor.conversationId,
-        instanceId: card.descriptor.instanceId,
-        source: card.descriptor.source,
-        tool,
-        verdict,
-        durationMs: Math.max(0, session.services.now() - started),
-        ...(reason === undefined ? {} : { reason }),
-      });
-    } catch (error) {
-      session.logger.error({ err: error }, "could not write the audit of a page call");
-    }
+    session.services.audit.record({
+      userId: session.user.id,
+      sessionId: session.id,
+      conversationId: card.descriptor.conversationId,
+      instanceId: card.descriptor.instanceId,
+      source: card.descriptor.source,
+      tool,
+      verdict,
+      durationMs: Math.max(0, session.services.now() - started),
+      ...(reason === undefined ? {} : { reason }),
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Logger } from "pino";
 import type { ViewResourceMeta } from "../sources/view-resource";
+import type { AuditLog } from "../audit/audit-log";
 import type { HostStore } from "../store/host-store";
 import type { ConfiguredSources, ProcessSources } from "./session-sources";
 
@@ -13,6 +14,8 @@ export interface SandboxPlacement {
 /** What every session of a server shares. */
 export interface SessionServices {
   store: HostStore;
+  /** Where page calls are audited (in batches). */
+  audit: AuditLog;
   /** The model every chat talks to. */
   model: Exclude<LanguageModel, string>;
   /** The model's name, for the browser (never a key). */

@@ -268,6 +268,8 @@ export interface HostStore {
 
   /** Appends one audited page call. */
   appendAudit(entry: NewAudit): Promise<AuditRecord>;
+  /** Appends several audited page calls in one transaction (all or none). */
+  appendAudits(entries: readonly NewAudit[]): Promise<AuditRecord[]>;
   /** Audited page calls, newest first, filtered by conversation and/or user. */
   listAudit(query?: AuditQuery): Promise<AuditRecord[]>;
 

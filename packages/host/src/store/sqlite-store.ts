@@ -296,6 +296,20 @@ export class SqliteStore implements HostStore {
     });
   }
 
+  appendAudits(entries: readonly NewAudit[]): Promise<AuditRecord[]> {
+    return this.inTransaction({ what: "The audit entries could not be saved" }, () =>
+      entries.map((entry) => {
+        const record: AuditRecord = {
+          ...entry,
+          id: entry.id ?? this.randomId(),
+          at: this.time(entry.at),
+        };
+        this.tables.insertAudit(record);
+        return record;
+      }),
+    );
+  }
+
   listAudit(query: AuditQuery = {}): Promise<AuditRecord[]> {
     return this.attempt({ what: "The audit could not be loaded" }, () => {
       const limit = query.limit ?? defaultAuditLimit;
