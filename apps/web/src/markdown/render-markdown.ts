@@ -24,7 +24,9 @@ function isWebUrl(href: string): boolean {
 
 const marked = new Marked({
   gfm: true,
-  breaks: false,
+  // A single newline is a line break, as in the chat products people know (and the offline
+  // model writes one line per app).
+  breaks: true,
   async: false,
   renderer: {
     // Raw HTML in a model's or an app's text is shown as text, the way chat products do: it is
