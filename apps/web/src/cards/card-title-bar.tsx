@@ -1,5 +1,5 @@
 import type { DisplayMode } from "./display-mode";
-import { PictureInPictureIcon } from "./picture-in-picture-icon";
+import { PictureInPictureIcon } from "../components/common/icons";
 
 /** Props of {@link CardTitleBar}. */
 export interface CardTitleBarProps {

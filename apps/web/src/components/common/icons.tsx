@@ -87,3 +87,13 @@ export function MoonIcon(props: IconProps) {
     </Icon>
   );
 }
+
+/** A window with a small filled window in its corner (picture in picture). */
+export function PictureInPictureIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <rect x="12" y="12" width="6" height="4" rx="1" fill="currentColor" />
+    </Icon>
+  );
+}
