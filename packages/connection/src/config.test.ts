@@ -177,6 +177,14 @@ describe("parseMcpConfig entries", () => {
     }
   });
 
+  it("reads a stdio entry's timeout in seconds, and refuses a bad one", () => {
+    const config = parseMcpConfig({ mcpServers: { slow: { command: "node", timeout: 5 } } });
+    expect(config.servers["slow"]).toMatchObject({ kind: "stdio", timeout: 5 });
+    expect(() => parseMcpConfig({ mcpServers: { slow: { command: "node", timeout: 0 } } })).toThrow(
+      'invalid "timeout"',
+    );
+  });
+
   it.each([0, -5, "30"])("refuses timeout %j: it must be a positive number", (timeout) => {
     const error = configError(() => remote({ url: "https://example.com/mcp", timeout }));
     expect(error.message).toContain('invalid "timeout"');

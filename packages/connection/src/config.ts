@@ -21,6 +21,8 @@ export interface McpStdioServerConfig {
   args: string[];
   /** Variables added to (and overriding) the environment the child inherits. */
   env: Record<string, string>;
+  /** Seconds to wait for each answer (default: the caller's, 60 in the host). */
+  timeout?: number;
   share?: McpShareMode;
 }
 
@@ -98,6 +100,7 @@ const stdioEntrySchema = z.object({
   command: z.string().min(1, "must be a non-empty string"),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  timeout: z.number().positive("must be a positive number of seconds").optional(),
   share: shareSchema.optional(),
 });
 
@@ -284,6 +287,7 @@ function parseStdioEntry(name: string, entry: Record<string, unknown>): McpStdio
     args: parsed.args,
     env: parsed.env,
   };
+  if (parsed.timeout !== undefined) server.timeout = parsed.timeout;
   if (parsed.share !== undefined) server.share = parsed.share;
   return server;
 }

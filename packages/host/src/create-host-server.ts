@@ -151,7 +151,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       for (const entry of Object.values(config?.servers ?? {})) {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {
-            timeout: entry.kind === "remote" ? (entry.timeout ?? 60) : 60,
+            timeout: entry.timeout ?? 60,
           }),
           shared: effectiveShareMode(entry) === "process",
         });
