@@ -1,36 +1,21 @@
+import type { ToolPermissions as ConnectionToolPermissions } from "@mcp-chat-host/connection";
+import type { ToolRequest as ModelToolRequest, ToolRequestHook } from "../model/tool-checks";
 import type { OnAppCall } from "../gate/app-call-gate";
 import type { AppMessageMode } from "../app-messages/app-message";
 import type { SourceSpec } from "../session/session-sources";
 
-/** What a chat lets the model's own tool calls do (seed-behaviours 2.4). */
-export interface ToolPermissions {
-  /** Tools that may reach outside (open world, or unannotated) need this. Default true in a chat. */
-  web: boolean;
-  /** Destructive tools need this. Default true in a chat: the person is there to stop a turn. */
-  write: boolean;
-}
+/** What a chat lets the model's own tool calls do (seed-behaviours 2.4): `web`, `write`. */
+export type ToolPermissions = ConnectionToolPermissions;
 
-/** A model tool call about to run, as `onToolRequest` sees it. */
-export interface ToolRequest {
-  toolCallId: string;
-  /** The tool's name. */
-  name: string;
-  /** The arguments as the model sent them. */
-  arguments: unknown;
-  /** The tool's annotations from its server. */
-  annotations: Record<string, unknown> | undefined;
-  /** The source the tool comes from. */
-  source: string;
-  /** The chat asking. */
-  chat: string;
-}
+/** A model tool call about to run, as `onToolRequest` sees it: the call, and the chat asking. */
+export type ToolRequest = ModelToolRequest & { chat: string };
 
 /**
  * A check on the model's own tool calls, before they run. Return `true` or nothing to let the
  * call run; `false` or a string to refuse it (the model is told "Tool call rejected." with the
  * string). It may return a promise.
  */
-export type OnToolRequest = (request: ToolRequest) => unknown;
+export type OnToolRequest = (request: ToolRequest) => ReturnType<ToolRequestHook>;
 
 /** Options of `session.chat()`. */
 export interface ChatOptions {

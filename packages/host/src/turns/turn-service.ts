@@ -265,7 +265,7 @@ export class TurnService {
       permissions: chat.options.permissions,
       ...(onToolRequest === undefined
         ? {}
-        : { onToolRequest: (request) => onToolRequest({ ...request, chat: chat.key }) as never }),
+        : { onToolRequest: (request) => onToolRequest({ ...request, chat: chat.key }) }),
       signal: turn.abort.signal,
       events: (event) => this.#onEvent(chat.key, conversation.id, reply, turn, event),
     });
