@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks that imports between our workspaces point one way (DESIGN section 2):
 //   apps -> packages; host -> connection -> protocol; web -> protocol (and sandbox's types);
-//   sandbox and protocol import nothing of ours; no cycles.
+//   sandbox, protocol and testing import nothing of ours; no cycles. Any workspace may use the
+//   test helpers (testing) as a devDependency, from its test files only.
 // It reads both what each package.json declares and what each source file imports, including
 // relative paths that climb out of their own workspace.
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -12,7 +13,7 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 /** Which of our workspaces each workspace may depend on. */
 const allowed = {
   "@mcp-chat-host/protocol": [],
-  "@mcp-chat-host/sandbox": [],
+  "@mcp-chat-host/sandbox": ["@mcp-chat-host/protocol"],
   "@mcp-chat-host/connection": ["@mcp-chat-host/protocol"],
   "@mcp-chat-host/host": [
     "@mcp-chat-host/connection",
@@ -26,10 +27,15 @@ const allowed = {
     "@mcp-chat-host/protocol",
     "@mcp-chat-host/sandbox",
   ],
+  "@mcp-chat-host/testing": [],
   // Test and measurement harnesses sit above everything.
   "@mcp-chat-host/e2e": "*",
   "@mcp-chat-host/bench": "*",
 };
+
+/** Test helpers: a devDependency of any workspace, imported only by its test files. */
+const testHelpers = ["@mcp-chat-host/testing"];
+const testFilePattern = /\.test\.[cm]?[jt]sx?$|(^|\/)(test|tests|e2e|bench)\//;
 
 const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const workspaces = [];
@@ -87,7 +93,11 @@ for (const workspace of workspaces) {
   for (const dependency of Object.keys(declared)) {
     if (byName.has(dependency)) {
       edges.get(workspace.name).add(dependency);
-      if (rule !== "*" && !rule.includes(dependency)) {
+      const testHelperInDev =
+        testHelpers.includes(dependency) &&
+        dependency in (workspace.manifest.devDependencies ?? {}) &&
+        !(dependency in (workspace.manifest.dependencies ?? {}));
+      if (rule !== "*" && !rule.includes(dependency) && !testHelperInDev) {
         problems.push(
           `${workspace.dir}/package.json depends on ${dependency}, against the direction`,
         );
@@ -119,7 +129,12 @@ for (const workspace of workspaces) {
       if (target === workspace) continue;
       edges.get(workspace.name).add(target.name);
       if (rule !== "*" && !rule.includes(target.name)) {
-        problems.push(`${relative(root, file)} imports ${target.name}, against the direction`);
+        const inTestFile = testFilePattern.test(relative(root, file).split(sep).join("/"));
+        if (!testHelpers.includes(target.name)) {
+          problems.push(`${relative(root, file)} imports ${target.name}, against the direction`);
+        } else if (!inTestFile) {
+          problems.push(`${relative(root, file)} imports ${target.name} outside a test file`);
+        }
       }
       if (!(target.name in declared)) {
         problems.push(

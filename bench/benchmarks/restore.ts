@@ -22,7 +22,6 @@ import {
   type ToolCallCounts,
 } from "../fixtures/bench-host";
 import { writeSavedConversation } from "../fixtures/saved-conversation";
-import { signInCookie } from "../fixtures/socket-client";
 
 const LABELS = {
   bare: "bare iframes + AppBridge (baseline)",
@@ -175,8 +174,11 @@ async function measure(
     bare = await startBarePageServer();
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    const [name, value] = (await signInCookie(host.signInUrl())).split("=", 2);
-    await context.addCookies([{ name: name ?? "", value: value ?? "", url: host.origin }]);
+    // Signed in as a person is: the cookie and the page's stored binding (both are needed).
+    const signInPage = await context.newPage();
+    await signInPage.goto(host.signInUrl());
+    await signInPage.waitForURL(`${host.origin}/`);
+    await signInPage.close();
     const conversationUrl = `${host.origin}/#/c/${encodeURIComponent(saved.conversationId)}`;
     const barePage = await (await browser.newContext()).newPage();
     await barePage.goto(bare.url);

@@ -33,7 +33,17 @@ export function freshDataDirectory(): string {
  * @param options - the data folder (reuse one to restart on the same SQLite file) and real npm servers to add.
  */
 export async function startHost(
-  options: { data?: string; servers?: string[]; port?: number } = {},
+  options: {
+    data?: string;
+    servers?: string[];
+    port?: number;
+    /** A model spec; default the offline model. */
+    model?: string;
+    /** Extra environment for the host (provider keys and base URLs of a stand-in). */
+    env?: Record<string, string>;
+    /** Seconds the model may send nothing before the reply fails as stalled (default 60). */
+    modelStallTimeout?: number;
+  } = {},
 ): Promise<RunningHost> {
   const data = options.data ?? freshDataDirectory();
   const args = [
@@ -46,8 +56,13 @@ export async function startHost(
     String(options.port ?? 0),
   ];
   if (options.servers?.length) args.push("--servers", options.servers.join(","));
+  if (options.model !== undefined) args.push("--model", options.model);
+  if (options.modelStallTimeout !== undefined) {
+    args.push("--model-stall-timeout", String(options.modelStallTimeout));
+  }
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
+    env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -13,6 +13,7 @@ import {
   mcpChatHost,
   hostOptionsFromConfig,
   parseMcpConfig,
+  ProcessLedger,
   type SourceFactory,
   type Source,
 } from "@mcp-chat-host/host";
@@ -24,6 +25,10 @@ const { values } = parseArgs({
     data: { type: "string" },
     port: { type: "string" },
     servers: { type: "string" },
+    /** A model spec (`openai:<id>`, `anthropic:<id>`, ...); keys and base URLs come from the environment. */
+    model: { type: "string" },
+    /** Seconds the model may send nothing before the reply fails as stalled (host default 60). */
+    "model-stall-timeout": { type: "string" },
   },
 });
 const data = resolve(values.data ?? "./e2e/artifacts/data");
@@ -69,6 +74,8 @@ function npmServer(name: string, pkg: string): { command: string; args: string[]
   return { command: process.execPath, args };
 }
 
+// As the CLI does: stdio servers are recorded, and a crashed run's leftovers reaped, before any starts.
+await ProcessLedger.open(join(data, "processes"));
 const wanted = (values.servers ?? "").split(",").filter(Boolean);
 const known: Record<string, string> = {
   "basic-react": "@modelcontextprotocol/server-basic-react",
@@ -89,7 +96,10 @@ writeCounts();
 const examples = exampleApps().map(counted);
 const server = createHostServer({
   config,
-  model: "offline",
+  model: values.model ?? "offline",
+  ...(values["model-stall-timeout"] === undefined
+    ? {}
+    : { modelStallTimeout: Number(values["model-stall-timeout"]) }),
   store: `sqlite:${join(data, "mcp-chat-host.db")}`,
   logger: pino({ level: process.env["LOG_LEVEL"] ?? "warn" }),
   webRoot: fileURLToPath(new URL("../../apps/web/dist/", import.meta.url)),

@@ -8,6 +8,7 @@ import { conversationHash, expectChatReady, sendMessage, signIn } from "../suppo
 import { embed, openSocket, postResourceReadyTo, recordMessages } from "../support/attack-pages";
 import { startAttackerServer, type AttackerServer } from "../support/attacker-server";
 import { startHost, type RunningHost } from "../support/host";
+import { fetchLocal, viewUrlOfProxyPage } from "../support/local-fetch";
 import { requestFromView } from "../support/view-rpc";
 
 let host: RunningHost | undefined;
@@ -143,6 +144,7 @@ for (const origin of [
 ]) {
   test(`messages from another window on ${origin.name} are ignored by the host and the proxy`, async ({
     page,
+    context,
   }) => {
     const host = await started();
     await signIn(page, host);
@@ -150,14 +152,33 @@ for (const origin of [
     const hash = await conversationHash(page);
     const proxyUrl = await proxyUrlOf(firstCard);
 
-    // The attacker's page opens the chat itself, so it holds a handle on the chat's window.
-    await page.goto(origin.url(proxyUrl));
-    const [chat] = await Promise.all([
-      page.waitForEvent("popup"),
-      page.evaluate((address) => {
-        (window as unknown as { chat: Window | null }).chat = window.open(address, "_blank");
-      }, `${host.origin}/${hash}`),
-    ]);
+    // The attacker's page holds a handle on the chat's window: either it opened the chat itself,
+    // or (a sandbox origin is another site, and the chat would open signed out from there) the
+    // chat opened it, leaving it an opener.
+    let attacker: Page;
+    let chat: Page;
+    if (origin.url(proxyUrl) === proxyUrl) {
+      chat = page;
+      [attacker] = await Promise.all([
+        context.waitForEvent("page"),
+        chat.evaluate((address) => {
+          window.open(address, "_blank");
+        }, proxyUrl),
+      ]);
+      await attacker.waitForLoadState();
+      await attacker.evaluate(() => {
+        (window as unknown as { chat: Window | null }).chat = window.opener as Window | null;
+      });
+    } else {
+      attacker = page;
+      await attacker.goto(origin.url(proxyUrl));
+      [chat] = await Promise.all([
+        attacker.waitForEvent("popup"),
+        attacker.evaluate((address) => {
+          (window as unknown as { chat: Window | null }).chat = window.open(address, "_blank");
+        }, `${host.origin}/${hash}`),
+      ]);
+    }
     await expectChatReady(chat);
     const card = cards(chat).first();
     await expect(card).toHaveAttribute("data-status", "ready");
@@ -166,7 +187,7 @@ for (const origin of [
     const proxy = await proxyFrame(card);
     const view = await viewFrame(card);
 
-    await page.evaluate(() => {
+    await attacker.evaluate(() => {
       const chat = (window as unknown as { chat: Window }).chat;
       const replies: unknown[] = [];
       (window as unknown as { replies: unknown[] }).replies = replies;
@@ -224,9 +245,10 @@ for (const origin of [
     expect(proxy.childFrames()[0]).toBe(view);
     await expect(card).toHaveAttribute("data-status", "ready");
     expect(
-      await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies),
+      await attacker.evaluate(() => (window as unknown as { replies: unknown[] }).replies),
     ).toEqual([]);
-    await chat.close();
+    if (attacker === page) await chat.close();
+    else await attacker.close();
   });
 }
 
@@ -262,13 +284,13 @@ test("the proxy does nothing top-level or under a foreign parent", async ({ page
   const sandboxOrigin = new URL(proxyUrl).origin;
   const isProxy = (url: URL) => url.origin === sandboxOrigin && url.pathname === "/proxy";
   await unframed.route(isProxy, async (route) => {
-    const response = await route.fetch();
-    const headers = response.headers();
+    const response = await fetchLocal(route.request().url());
+    const headers = { ...response.headers };
     headers["content-security-policy"] = (headers["content-security-policy"] ?? "").replace(
       /frame-ancestors[^;]*/,
       "frame-ancestors *",
     );
-    await route.fulfill({ response, headers });
+    await route.fulfill({ status: response.status, headers, body: response.body });
   });
   const refusedForeign = unframed.waitForEvent("console", (message) =>
     message.text().includes(`Sandbox proxy stopped: embedded by ${attacker?.origin ?? ""}`),
@@ -296,9 +318,12 @@ test("a javascript: link from a view is refused and logged; no page opens", asyn
   await signIn(page, host);
   const card = await openNotes(page);
   const view = await viewFrame(card);
-  const sandboxOrigin = new URL(await proxyUrlOf(card)).origin;
   const opened: string[] = [];
   context.on("page", (newPage) => opened.push(newPage.url()));
+  // A stand-in for an ordinary web page, so the test needs no network.
+  await context.route("https://docs.example.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<p>Docs</p>" }),
+  );
 
   for (const url of [
     "javascript:alert(document.domain)",
@@ -309,7 +334,7 @@ test("a javascript: link from a view is refused and logged; no page opens", asyn
     expect(answer.result?.isError, url).toBe(true);
   }
   // An ordinary link opens: the one new page proves the refused ones did not open before it.
-  const allowed = `${sandboxOrigin}/opened-by-the-view`;
+  const allowed = "https://docs.example.com/opened-by-the-view";
   const [newPage, answer] = await Promise.all([
     context.waitForEvent("page"),
     requestFromView(view, "ui/open-link", { url: allowed }),
@@ -332,10 +357,7 @@ test("a javascript: link from a view is refused and logged; no page opens", asyn
   await expect(log).toContainText(`Opened ${allowed} in a new tab.`);
 });
 
-test("a CSP domain carrying '; script-src *' does not loosen the policy", async ({
-  page,
-  request,
-}) => {
+test("a CSP domain carrying '; script-src *' does not loosen the policy", async ({ page }) => {
   const host = await started();
   await signIn(page, host);
   const proxyUrl = new URL(await proxyUrlOf(await openNotes(page)));
@@ -344,17 +366,21 @@ test("a CSP domain carrying '; script-src *' does not loosen the policy", async 
       "https://api.example.com; script-src *",
       "https://ok.example.com",
       host.origin,
+      proxyUrl.origin,
     ],
     resourceDomains: ["https://cdn.example.com 'unsafe-eval'", "*", "https://cdn.example.org"],
     frameDomains: ["javascript:alert(1)", "https://frame.example.com;frame-ancestors *"],
     baseUriDomains: ["https://base.example.com\nscript-src *"],
   };
-  const crafted = new URL("/proxy", proxyUrl.origin);
+  const crafted = new URL(proxyUrl);
   crafted.searchParams.set("csp", Buffer.from(JSON.stringify(csp)).toString("base64url"));
 
-  const response = await request.get(crafted.toString());
-  expect(response.status()).toBe(200);
-  const header = response.headers()["content-security-policy"] ?? "";
+  // The view's policy is the header of its own document, at the signed URL the proxy page names.
+  const proxyPage = await fetchLocal(crafted.toString());
+  expect(proxyPage.status).toBe(200);
+  const viewPage = await fetchLocal(viewUrlOfProxyPage(proxyPage.body));
+  expect(viewPage.status).toBe(200);
+  const header = viewPage.headers["content-security-policy"] ?? "";
   const directives = header
     .split(";")
     .map((directive) => directive.trim())
@@ -366,20 +392,39 @@ test("a CSP domain carrying '; script-src *' does not loosen the policy", async 
     expect(byName.has(name), `${name} appears once`).toBe(false);
     byName.set(name, values);
   }
-  expect(byName.get("script-src")?.slice(0, 2)).toEqual(["'self'", "'unsafe-inline'"]);
-  for (const values of byName.values()) {
-    expect(values).not.toContain("*");
-    expect(values).not.toContain("'unsafe-eval'");
-  }
-  expect(byName.get("connect-src")).toContain("https://ok.example.com");
-  expect(byName.get("connect-src")).not.toContain(host.origin);
-  expect(byName.get("script-src")).toContain("https://cdn.example.org");
-  expect(byName.get("frame-ancestors")).toEqual([host.origin]);
+  // What runs is the fixed relaxed set plus the accepted resource domain, nothing injected.
+  expect(byName.get("script-src")).toEqual([
+    "'self'",
+    "'unsafe-inline'",
+    "'unsafe-eval'",
+    "blob:",
+    "data:",
+    "https://cdn.example.org",
+  ]);
+  for (const values of byName.values()) expect(values).not.toContain("*");
+  // What it reaches is exactly what was declared and accepted.
+  expect(byName.get("connect-src")).toEqual(["https://ok.example.com"]);
+  expect(byName.get("frame-src")).toEqual(["'none'"]);
+  expect(byName.get("base-uri")).toEqual(["'self'"]);
+  expect(byName.get("form-action")).toEqual(["'none'"]);
+  expect(byName.get("frame-ancestors")).toEqual([proxyUrl.origin, host.origin]);
   expect(byName.get("object-src")).toEqual(["'none'"]);
-  for (const dropped of ["api.example.com", "cdn.example.com", "frame.example.com", "base.example"])
+  for (const dropped of [
+    "api.example.com",
+    "cdn.example.com ",
+    "frame.example.com",
+    "base.example",
+  ])
     expect(header).not.toContain(dropped);
   expect(header).not.toContain("javascript:");
   expect(header).not.toContain("\n");
+  // A hand-made view URL with a looser policy is refused.
+  const forged = new URL(viewUrlOfProxyPage(proxyPage.body));
+  forged.searchParams.set(
+    "csp",
+    Buffer.from(JSON.stringify({ connectDomains: ["https://evil.example"] })).toString("base64url"),
+  );
+  expect((await fetchLocal(forged.toString())).status).toBe(403);
 });
 
 /**

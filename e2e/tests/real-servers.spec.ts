@@ -70,11 +70,13 @@ for (const server of ["basic-react", "basic-vanillajs"] as const) {
     expect(await tab.evaluate(() => window.opener)).toBeNull();
     await tab.close();
 
-    // Send Message: compose mode puts the text in the chat's input box and focuses it.
+    // Send Message: compose mode puts the text in the chat's empty input box, names the app and
+    // leaves the focus where it was (issue 9, item 3).
     const composer = page.getByTestId("composer-input");
     await view.getByRole("button", { name: "Send Message" }).click();
     await expect(composer).toHaveValue("This is message text.");
-    await expect(composer).toBeFocused();
+    await expect(composer).not.toBeFocused();
+    await expect(page.getByTestId("composer-author")).toBeVisible();
     await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
   });
 }
@@ -146,7 +148,8 @@ test("server-debug: each host callback reaches the host and the view gets the ri
   await view.locator("#send-message-text-btn").click();
   const composer = page.getByTestId("composer-input");
   await expect(composer).toHaveValue("Hello from debug app!");
-  await expect(composer).toBeFocused();
+  await expect(composer).not.toBeFocused();
+  await expect(page.getByTestId("composer-author")).toBeVisible();
   await expect(debugEvent(view, "send-message-result").locator(".log-payload-preview")).toHaveText(
     "{}",
   );

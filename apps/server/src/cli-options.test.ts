@@ -12,6 +12,7 @@ describe("parseCliOptions", () => {
       data: "./data",
       examples: true,
       publicOrigin: undefined,
+      webRoot: undefined,
       help: false,
     });
   });
@@ -28,6 +29,8 @@ describe("parseCliOptions", () => {
         "--data",
         "d",
         "--no-examples",
+        "--web-root",
+        "build/web",
         "--trusted-header",
         "x-user",
         "--trusted-proxy",
@@ -44,6 +47,7 @@ describe("parseCliOptions", () => {
       model: "openai:gpt-x",
       data: "d",
       examples: false,
+      webRoot: "build/web",
       auth: { mode: "trusted-header", header: "x-user", proxies: ["10.0.0.1", "10.0.0.2"] },
     });
   });

@@ -9,6 +9,8 @@ export interface CliOptions {
   data: string;
   examples: boolean;
   publicOrigin: string | undefined;
+  /** The built web app's folder; undefined: the repository's `apps/web/dist`. */
+  webRoot: string | undefined;
   /** Who is who: the one-time token (default), or a header set by an authenticating proxy. */
   auth: { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] };
   help: boolean;
@@ -18,6 +20,7 @@ export interface CliOptions {
 export const usage = `mcp-chat-host: a chat host for MCP Apps
 
 Usage: npm start -- [options]
+       npm start -- audit [options]   print the audit of the apps' tool calls (audit --help)
 
 Options:
   --config <file>        mcpServers JSON (Claude Desktop / mcptools format, plus a "host" section)
@@ -31,10 +34,12 @@ Options:
                          (instead of the one-time token); needs --trusted-proxy
   --trusted-proxy <addr> address or CIDR of that proxy (repeat for several)
   --no-examples          do not offer the built-in example apps
+  --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   -h, --help             show this text
 
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
-MCP_CHAT_HOST_CONFIG (same as --config).`;
+MCP_CHAT_HOST_CONFIG (same as --config). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
+*_PASSWORD, ...) are read once at start and removed from the server's environment.`;
 
 /** A command line that cannot be used; the message says what to change. */
 export class CliError extends Error {
@@ -66,6 +71,7 @@ export function parseCliOptions(
         "trusted-header": { type: "string" },
         "trusted-proxy": { type: "string", multiple: true },
         "no-examples": { type: "boolean" },
+        "web-root": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -97,6 +103,7 @@ export function parseCliOptions(
     data: values.data ?? "./data",
     examples: values["no-examples"] !== true,
     publicOrigin: values["public-origin"],
+    webRoot: values["web-root"],
     help: values.help === true,
   };
 }

@@ -3,40 +3,78 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createHostServer, loadMcpConfig, type McpConfig } from "@mcp-chat-host/host";
+import {
+  createHostServer,
+  isStoreError,
+  loadMcpConfig,
+  ProcessLedger,
+  type McpConfig,
+} from "@mcp-chat-host/host";
 import { pino } from "pino";
+import { runAuditCommand } from "./audit-command";
 import { CliError, parseCliOptions, usage } from "./cli-options";
+import { prepareDataFolder } from "./data-folder";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
 import { fileSandboxPorts } from "./sandbox-ports";
+import { withdrawSecrets } from "./secret-environment";
+import { scrubStartEnvironment } from "./start-environment";
 import { loadSessionKey } from "./session-key";
 
-const webRoot = fileURLToPath(new URL("../../web/dist/", import.meta.url));
+const builtWebRoot = fileURLToPath(new URL("../../web/dist/", import.meta.url));
 
 async function main(): Promise<void> {
-  const options = parseCliOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === "audit") {
+    await runAuditCommand(argv.slice(1));
+    return;
+  }
+  // First, before any server process is started: the keys stay in `environment` (memory) only,
+  // and on Linux their values are wiped from what /proc/<pid>/environ shows, too.
+  const { environment, withdrawn } = withdrawSecrets(process.env);
+  const scrub = scrubStartEnvironment(withdrawn);
+  const options = parseCliOptions(argv, environment);
   if (options.help) {
     console.log(usage);
     return;
   }
+  const webRoot = options.webRoot === undefined ? builtWebRoot : resolve(options.webRoot);
   const logger = pino({
-    level: process.env["LOG_LEVEL"] ?? "info",
+    level: environment["LOG_LEVEL"] ?? "info",
     ...(process.stdout.isTTY
       ? { transport: { target: "pino-pretty", options: { colorize: true } } }
       : {}),
   });
+  if (withdrawn.length > 0) {
+    logger.info(
+      {
+        variables: withdrawn,
+        startEnvironment: scrub.done ? "wiped" : `left as it was (${scrub.reason})`,
+      },
+      "Read the secrets from the environment and removed them from it.",
+    );
+  }
   if (!existsSync(join(webRoot, "index.html"))) {
     throw new CliError(
       "The web app is not built. Run `npm run build` (or `npm start`, which builds first).",
     );
   }
   const config: McpConfig | null =
-    options.config === undefined ? null : await loadMcpConfig(options.config);
+    options.config === undefined ? null : await loadMcpConfig(options.config, { env: environment });
   const examples = options.examples ? exampleApps() : [];
   if (options.examples) await assertExampleViewsBuilt();
   const data = resolve(options.data);
+  // Before anything in it is read or written: the folder and its files are the owner's only.
+  prepareDataFolder(data, logger);
+  // Before any MCP server starts: reap the servers a crashed run left behind (pid and start time
+  // must both match), then record every server this run starts.
+  await ProcessLedger.open(join(data, "processes"), {
+    log: (line) => logger.info(line),
+    warn: (line) => logger.warn(line),
+  });
   const server = createHostServer({
     config,
+    env: environment,
     ...(options.model === undefined ? {} : { model: options.model }),
     store: `sqlite:${join(data, "mcp-chat-host.db")}`,
     session: defaultSessionSetup(config, examples),
@@ -73,6 +111,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof CliError ? error.message : error);
+  // A data folder that can't be made private (another user's) is a sentence, not a stack.
+  console.error(error instanceof CliError || isStoreError(error) ? error.message : error);
   process.exit(1);
 });

@@ -10,6 +10,7 @@ import { SocketProvider } from "./socket/socket-context";
 import { tabIdFrom } from "./socket/tab-id";
 import "./styles/theme.css";
 import "./styles/app.css";
+import "./styles/layers.css";
 
 function sessionStorageOrUndefined(): Storage | undefined {
   try {

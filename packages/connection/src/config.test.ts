@@ -246,6 +246,16 @@ describe("parseMcpConfig documents", () => {
   });
 
   it.each([
+    ['{"mcpServers": {"a": tru}}', "line 1, column 22"],
+    ['{\n  "mcpServers": {},\n}', "line 3, column 1"],
+    ['// a comment\n{"mcpServers": {}}', "line 1, column 1"],
+  ])("names where %j stops being JSON", (text, where) => {
+    expect(configError(() => parseMcpConfig(text)).message).toBe(
+      `Configuration processing failed: the configuration is not valid JSON (${where}). Fix the syntax and try again.`,
+    );
+  });
+
+  it.each([
     ["no mcpServers", { servers: {} }],
     ["mcpServers not an object", { mcpServers: ["a"] }],
     ["a top-level array", []],

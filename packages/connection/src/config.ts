@@ -3,6 +3,8 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve as resolvePath } from "node:path";
+import { isLoopbackHost } from "@mcp-chat-host/protocol";
+import { visit } from "jsonc-parser";
 import { z } from "zod";
 
 /**
@@ -336,7 +338,12 @@ function parseRemoteEntry(
   }
   const credentialed =
     Object.keys(headers).length > 0 || url.username !== "" || url.password !== "";
-  if (url.protocol === "http:" && credentialed && !isLoopback(url.hostname) && !parsed.allow_http) {
+  if (
+    url.protocol === "http:" &&
+    credentialed &&
+    !isLoopbackHost(url.hostname) &&
+    !parsed.allow_http
+  ) {
     throw new McpConfigError(
       `MCP server "${name}" would send credentials over plain http:// to ${url.hostname}. Use an https:// url, or set "allow_http": true if that network is trusted.`,
       name,
@@ -388,90 +395,62 @@ function interpolate(
   });
 }
 
-function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host === "[::1]" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
-  } catch (error) {
-    // V8's own message can quote a slice of the file, which may hold a secret: report only where.
-    const reason = String((error as Error).message);
-    const position = /position (\d+)/.exec(reason)?.[1];
-    const lineColumn = /line (\d+) column (\d+)/.exec(reason);
-    const where =
-      position !== undefined
-        ? ` (${lineAndColumn(text, Number(position))})`
-        : lineColumn !== null
-          ? ` (line ${lineColumn[1]}, column ${lineColumn[2]})`
-          : "";
+  } catch {
+    // V8's own message can quote a slice of the file, which may hold a secret: report only where
+    // (jsonc-parser's first syntax error, as a line and a column).
+    const where = firstSyntaxError(text);
     throw new McpConfigError(
-      `${processingFailed}: the configuration is not valid JSON${where}. Fix the syntax and try again.`,
+      `${processingFailed}: the configuration is not valid JSON${where === undefined ? "" : ` (${where})`}. Fix the syntax and try again.`,
     );
   }
 }
 
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split("\n");
-  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+/** Where the first syntax error of `text` is (`line 2, column 23`), or undefined when none is found. */
+function firstSyntaxError(text: string): string | undefined {
+  let where: string | undefined;
+  visit(
+    text,
+    {
+      onError: (_error, _offset, _length, startLine, startCharacter) => {
+        where ??= `line ${startLine + 1}, column ${startCharacter + 1}`;
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  return where;
 }
 
 /**
- * Scans valid JSON text for a key that appears twice in the top-level object as `mcpServers`, or
- * in an `mcpServers` object. JSON.parse keeps only the last of duplicated keys, silently.
+ * Finds a key that appears twice in the top-level object as `mcpServers`, or in an `mcpServers`
+ * object, of valid JSON text. JSON.parse keeps only the last of duplicated keys, silently.
  */
 function findDuplicateServerKey(
   text: string,
 ): { key: string; where: "root" | "servers" } | undefined {
-  interface ObjectFrame {
-    kind: "object";
-    watched: boolean;
-    root: boolean;
-    keys: Set<string>;
-    expectKey: boolean;
-    lastKey: string | undefined;
-  }
-  const stack: Array<ObjectFrame | { kind: "array" }> = [];
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index];
-    const top = stack.at(-1);
-    if (character === "{") {
-      const parentIsRoot = top?.kind === "object" && top.root;
-      const watched = parentIsRoot && top.lastKey === "mcpServers";
-      stack.push({
-        kind: "object",
-        watched,
-        root: top === undefined,
-        keys: new Set(),
-        expectKey: true,
-        lastKey: undefined,
-      });
-    } else if (character === "[") {
-      stack.push({ kind: "array" });
-    } else if (character === "}" || character === "]") {
-      stack.pop();
-    } else if (character === ",") {
-      if (top?.kind === "object") top.expectKey = true;
-    } else if (character === '"') {
-      let end = index + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      if (top?.kind === "object" && top.expectKey) {
-        const key = JSON.parse(text.slice(index, end + 1)) as string;
-        const checked = top.watched || (top.root && key === "mcpServers");
-        if (checked && top.keys.has(key)) return { key, where: top.root ? "root" : "servers" };
-        top.keys.add(key);
-        top.expectKey = false;
-        top.lastKey = key;
-      }
-      index = end;
-    }
-  }
-  return undefined;
+  // One key set per open object; null for objects whose keys are not checked.
+  const open: Array<Set<string> | null> = [];
+  let found: { key: string; where: "root" | "servers" } | undefined;
+  visit(text, {
+    onObjectBegin: (_offset, _length, _line, _character, pathSupplier) => {
+      const path = pathSupplier();
+      const checked = path.length === 0 || (path.length === 1 && path[0] === "mcpServers");
+      open.push(checked ? new Set() : null);
+    },
+    onObjectEnd: () => {
+      open.pop();
+    },
+    onObjectProperty: (key, _offset, _length, _line, _character, pathSupplier) => {
+      const keys = open.at(-1);
+      if (found !== undefined || keys === null || keys === undefined) return;
+      const root = pathSupplier().length === 0;
+      // At the top level only `mcpServers` itself must be unique.
+      if (root && key !== "mcpServers") return;
+      if (keys.has(key)) found = { key, where: root ? "root" : "servers" };
+      keys.add(key);
+    },
+  });
+  return found;
 }

@@ -1,18 +1,22 @@
 // Local errors of MCP client sessions and connections. Each class carries a stable string `code`
 // callers switch on; the message says what to do next.
 
-/** Stable codes of {@link McpConnectionError}s. */
-export type McpConnectionErrorCode =
-  | "validation"
-  | "busy"
-  | "closed"
-  | "timeout"
-  | "desynchronized"
-  | "server_exited"
-  | "permission_denied"
-  | "owner_mismatch"
-  | "startup_failed"
-  | "server_error";
+/** Stable codes of {@link McpConnectionError}s, for callers that map each one (the host's wire mapping). */
+export const mcpConnectionErrorCodes = [
+  "validation",
+  "busy",
+  "closed",
+  "timeout",
+  "desynchronized",
+  "server_exited",
+  "permission_denied",
+  "owner_mismatch",
+  "startup_failed",
+  "server_error",
+] as const;
+
+/** One of {@link mcpConnectionErrorCodes}. */
+export type McpConnectionErrorCode = (typeof mcpConnectionErrorCodes)[number];
 
 /**
  * Why a session or connection ended.
@@ -67,14 +71,28 @@ export class McpBusyError extends McpConnectionError {
   }
 }
 
-/** A request was refused because the session or connection had already ended. */
+/**
+ * A request was refused because the session or connection had already ended: "The MCP
+ * connection is closed (<reason>); create a new connection.", or, when the failure is known (a
+ * failed startup), "The MCP connection is closed (<reason>): <why>".
+ */
 export class McpClosedError extends McpConnectionError {
   /** Why it ended. */
   readonly reason: McpCloseReason;
 
-  /** @param reason - why the connection ended. */
-  constructor(reason: McpCloseReason) {
-    super("closed", `The MCP connection is closed (${reason}); create a new connection.`);
+  /**
+   * @param reason - why the connection ended.
+   * @param failure - the error that ended it, when there was one (a startup failure): its
+   *   message becomes the end of this one, and it becomes the `cause`.
+   */
+  constructor(reason: McpCloseReason, failure?: Error) {
+    super(
+      "closed",
+      failure === undefined
+        ? `The MCP connection is closed (${reason}); create a new connection.`
+        : `The MCP connection is closed (${reason}): ${failure.message}`,
+      failure === undefined ? undefined : { cause: failure },
+    );
     this.name = "McpClosedError";
     this.reason = reason;
   }

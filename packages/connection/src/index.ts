@@ -2,7 +2,8 @@
  * The MCP client side of mcp-chat-host: the `mcpServers` configuration file, `McpConnection`
  * (one owned, allowlisted connection with deputy's semantics), `McpClientSession` (the transport,
  * process-tree and desynchronisation layer beneath it, also used by the host for its sources),
- * shared connections (`toolsMcp`) and permissions from tool annotations.
+ * shared connections (`toolsMcp`), permissions from tool annotations, and the process ledger that
+ * stops the stdio servers a crashed run left behind.
  */
 export * from "./config";
 export * from "./connection-errors";
@@ -11,5 +12,7 @@ export * from "./mcp-client-session";
 export * from "./mcp-connection";
 export * from "./mcp-connection-validation";
 export * from "./permissions";
+export * from "./process-ledger";
+export type { ProcessIdentity, ProcessLabel } from "./process-tree";
 export * from "./tool-registry";
 export * from "./tools-mcp";

@@ -31,6 +31,8 @@ export interface McpCapabilityTool {
     connectionId: string;
   };
   owner: Readonly<McpOwner>;
+  /** Whether the tool's connection is still open (false once it ended). Local. */
+  isCurrent(): boolean;
   /**
    * Reads the resource or gets the prompt named in `args`, as `options.owner`.
    *
@@ -52,6 +54,7 @@ export interface CapabilityToolsContext {
   resources: readonly string[];
   prompts: readonly string[];
   checkCaller: (options: McpCallOptions) => void;
+  isCurrent: () => boolean;
   readResource: (uri: string) => Promise<McpProvenanced<ReadResourceResult>>;
   getPrompt: (name: string) => Promise<McpProvenanced<GetPromptResult>>;
 }
@@ -144,6 +147,7 @@ function capabilityTool(
       connectionId: context.connectionId,
     }),
     owner: context.owner,
+    isCurrent: context.isCurrent,
     call: async (args: Record<string, unknown> | undefined, options: McpCallOptions) => {
       context.checkCaller(options);
       const value = args?.[spec.argument];

@@ -14,7 +14,7 @@ import {
   type McpCloseReason,
 } from "./connection-errors";
 import { McpClientSession, mcpAppsExtensionId } from "./mcp-client-session";
-import { liveProcessGroups } from "./process-tree";
+import { liveProcessTrees, sampleProcessTrees } from "./process-tree";
 import {
   newRecordFile,
   nodeEntry,
@@ -22,6 +22,7 @@ import {
   recordedMethods,
   recordedPids,
   scriptedEntry,
+  stillRunning,
   waitUntil,
   waitUntilGone,
 } from "../test/fixtures/fixture-helpers";
@@ -164,6 +165,17 @@ describe("McpClientSession over stdio", () => {
     await waitUntilGone(recordedPids(record));
   });
 
+  it.each([
+    ["null", "null-id"],
+    ["no", "no-id"],
+  ])("closes with reason desynchronized at once when a reply has %s id", async (_label, tool) => {
+    // A deadline far past the test's own: the call must not wait for it.
+    const { session } = await openScripted([], { timeout: 600 });
+    const call = session.callTool(tool);
+    await expect(call).rejects.toBeInstanceOf(McpDesynchronizedError);
+    expect(session.reason).toBe("desynchronized");
+  });
+
   it("closes with reason desynchronized when a request is answered twice", async () => {
     const { session } = await openScripted();
     const ended = closedWith(session);
@@ -221,12 +233,12 @@ describe("McpClientSession over stdio", () => {
 
   it("close() when idle asks the server to exit by closing stdin, then kills its tree", async () => {
     const { session, record } = await openScripted(["--grandchild"]);
-    const groups = liveProcessGroups().length;
+    const trees = liveProcessTrees().length;
     await session.close();
     expect(session.reason).toBe("closed");
     expect(readRecord(record).some((event) => event.event === "stdin-end")).toBe(true);
     await waitUntilGone(recordedPids(record));
-    expect(liveProcessGroups().length).toBe(groups - 1);
+    expect(liveProcessTrees().length).toBe(trees - 1);
     await session.close();
     expect(session.reason).toBe("closed");
   });
@@ -245,19 +257,55 @@ describe("McpClientSession over stdio", () => {
       () => recordedMethods(record).includes("tools/call"),
       "the call to reach the server",
     );
+    // Handled before the wait: close() resolves only once the tree is gone.
+    const rejected = expect(running).rejects.toBeInstanceOf(McpConnectionEndedError);
     await session.close();
-    await expect(running).rejects.toBeInstanceOf(McpConnectionEndedError);
+    await rejected;
     await expect(running).rejects.toThrow("MCP connection ended: closed");
     // Busy: no graceful shutdown was asked for.
     expect(readRecord(record).some((event) => event.event === "stdin-end")).toBe(false);
   });
 
+  it.each([
+    ["close()", (session: McpClientSession) => session.close()],
+    ["cancel()", (session: McpClientSession) => session.cancel()],
+  ])(
+    "%s resolves only once the whole tree is gone, a grandchild that left the group included",
+    async (_label, end) => {
+      const { session, record } = await openScripted(["--grandchild", "--setsid-grandchild"]);
+      const pids = recordedPids(record);
+      expect(pids).toHaveLength(3);
+      await end(session);
+      expect(stillRunning(pids)).toEqual([]);
+    },
+  );
+
+  it("a timeout kills the whole tree, a grandchild that left the group included", async () => {
+    const { session, record } = await openScripted(["--setsid-grandchild"], { timeout: 0.3 });
+    const pids = recordedPids(record);
+    await expect(session.callTool("hang")).rejects.toBeInstanceOf(McpTimeoutError);
+    // close() after the end returns the teardown already under way.
+    await session.close();
+    expect(stillRunning(pids)).toEqual([]);
+  });
+
+  it("kills a grandchild that left the group when the server exits on its own, once sampled", async () => {
+    const { session, record } = await openScripted(["--setsid-grandchild"]);
+    const pids = recordedPids(record);
+    // What the sampler does every few seconds: the grandchild is now known by its start time.
+    sampleProcessTrees();
+    await expect(session.callTool("exit")).rejects.toBeInstanceOf(McpServerExitedError);
+    await session.close();
+    expect(stillRunning(pids)).toEqual([]);
+  });
+
   it("cancel() kills the whole process tree at once and is idempotent", async () => {
     const { session, record } = await openScripted(["--grandchild"]);
     const running = session.callTool("hang");
+    const rejected = expect(running).rejects.toThrow("MCP connection ended: cancelled");
     await session.cancel();
     await session.cancel();
-    await expect(running).rejects.toThrow("MCP connection ended: cancelled");
+    await rejected;
     expect(session.reason).toBe("cancelled");
     await waitUntilGone(recordedPids(record));
   });
@@ -282,7 +330,9 @@ describe("McpClientSession over HTTP", () => {
     expect(session.transportKind).toBe("streamable-http");
     expect(text(await session.callTool("echo", { city: "Lyon" }))).toBe('{"city":"Lyon"}');
     const posts = fixture.received.filter((request) => request.httpMethod === "POST");
+    // The 2026-07-28 probe first; this server speaks the 2025 revision, so the handshake follows.
     expect(posts.map((request) => request.rpcMethod)).toEqual([
+      "server/discover",
       "initialize",
       "notifications/initialized",
       "tools/call",

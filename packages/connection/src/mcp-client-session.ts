@@ -1,5 +1,5 @@
 // One live MCP client session to one configured server: the transport (a stdio child leading
-// its own process group, or Streamable HTTP with an SSE fallback), the SDK Client, deadlines,
+// its own process group and session, or Streamable HTTP with an SSE fallback), the SDK Client, deadlines,
 // reply-id checks, exit detection and shutdown. Several requests may be in flight at once; the
 // one-request-at-a-time contract of McpConnection is built on top of this.
 import type {
@@ -152,7 +152,7 @@ export class McpClientSession {
     return this.link.kind;
   }
 
-  /** The stdio server's pid (also its process group id); undefined for remote servers. */
+  /** The stdio server's pid (also its process group and session id); undefined for remote servers. */
   get processId(): number | undefined {
     return this.link.processId;
   }
@@ -271,7 +271,8 @@ export class McpClientSession {
    * min(timeout, 2 s); then it kills the process tree. Requests in flight are rejected with
    * "MCP connection ended: closed". Safe to call again.
    *
-   * @returns once the server is gone.
+   * @returns once the stdio server's whole process tree is gone (every descendant, even one
+   *   that left its process group, on Linux; see `process-tree.ts`).
    */
   close(): Promise<void> {
     if (this.teardown !== undefined) return this.teardown;
@@ -283,7 +284,7 @@ export class McpClientSession {
    * session state is lost. Requests in flight are rejected with "MCP connection ended:
    * cancelled". Safe to call again.
    *
-   * @returns once the server is gone.
+   * @returns once the stdio server's whole process tree is gone.
    */
   cancel(): Promise<void> {
     return this.terminate("cancelled");

@@ -104,6 +104,12 @@ export interface McpToolHandle {
   };
   owner: Readonly<McpOwner>;
   /**
+   * Whether the handle's connection is still open. False once it was cancelled, closed, timed
+   * out, lost synchronisation or its server died; `ToolRegistry` then drops the handle as stale.
+   * Local: nothing is sent.
+   */
+  isCurrent(): boolean;
+  /**
    * Calls the tool with the arguments supplied (undefined values are not sent).
    *
    * @throws McpOwnerMismatchError, McpBusyError, McpClosedError before sending; the

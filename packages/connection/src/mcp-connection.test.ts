@@ -27,6 +27,7 @@ import {
   recordedMethods,
   recordedPids,
   scriptedEntry,
+  stillRunning,
   waitUntil,
   waitUntilGone,
 } from "../test/fixtures/fixture-helpers";
@@ -218,7 +219,36 @@ describe("McpConnection with server-everything", () => {
     expect(connection.status()).toMatchObject({ state: "closed", reason: "startup_failed" });
     await waitUntilGone(recordedPids(record));
     await expect(connection.discover("tools")).rejects.toThrow(
-      "The MCP connection is closed (startup_failed); create a new connection.",
+      "The MCP connection is closed (startup_failed): The MCP server did not supply every allowed tool.",
+    );
+  });
+
+  it("gives the startup failure's reason to the next caller when nobody awaited ready", async () => {
+    const record = newRecordFile();
+    const connection = new McpConnection({
+      config: configOf(scriptedEntry("scripted", record)),
+      server: "scripted",
+      owner,
+      tools: ["echo", "no-such-tool"],
+      startupTimeout: 20,
+    });
+    connections.push(connection);
+    const call = connection.callTool("echo", {}, { owner });
+    await expect(call).rejects.toBeInstanceOf(McpClosedError);
+    await expect(call).rejects.toThrow(
+      "The MCP connection is closed (startup_failed): The MCP server did not supply every allowed tool.",
+    );
+    await expect(call).rejects.toMatchObject({ reason: "startup_failed" });
+    expect(() => connection.tools()).toThrow(
+      "The MCP connection is closed (startup_failed): The MCP server did not supply every allowed tool.",
+    );
+    const misnamed = new McpConnection({
+      config: configOf(scriptedEntry("scripted", record)),
+      server: "Scripted",
+      owner,
+    });
+    await expect(misnamed.discover("tools")).rejects.toThrow(
+      "The MCP connection is closed (startup_failed): Select one exact, uniquely named MCP server configuration.",
     );
   });
 });
@@ -361,6 +391,24 @@ describe("misbehaving servers", () => {
     await expectClosedAfterwards(connection, "desynchronized");
   });
 
+  it.each([
+    ["null", "null-id"],
+    ["no", "no-id"],
+  ])("closes as desynchronized at once when a reply has %s id", async (_label, tool) => {
+    // The deadline is far past the test's own: the call must not wait for it.
+    const { connection, record } = await openScripted([], { tools: [tool], timeout: 600 });
+    const call = connection.callTool(tool, {}, { owner });
+    await expect(call).rejects.toBeInstanceOf(McpDesynchronizedError);
+    await expect(call).rejects.toThrow(
+      'MCP server "scripted" lost request/response synchronization.',
+    );
+    expect(connection.status()).toMatchObject({ state: "closed", reason: "desynchronized" });
+    await waitUntilGone(recordedPids(record));
+    await expect(connection.tools()[0]?.call({}, { owner })).rejects.toThrow(
+      "The MCP connection is closed (desynchronized); create a new connection.",
+    );
+  });
+
   it("reports a server that exits mid-call as server_exited", async () => {
     const { connection, record } = await openScripted(["--grandchild"]);
     const call = connection.callTool("exit", {}, { owner });
@@ -410,9 +458,11 @@ describe("misbehaving servers", () => {
       () => recordedMethods(record).includes("tools/call"),
       "the call to reach the server",
     );
+    // Handled before the wait: cancel() resolves only once the tree is gone.
+    const rejected = expect(pending).rejects.toThrow("MCP connection ended: cancelled");
     await connection.cancel();
     await connection.cancel();
-    await expect(pending).rejects.toThrow("MCP connection ended: cancelled");
+    await rejected;
     expect(connection.status()).toMatchObject({ state: "closed", reason: "cancelled" });
     await waitUntilGone(pids);
     await expectClosedAfterwards(connection, "cancelled");
@@ -485,6 +535,71 @@ describe("owners and handles", () => {
     ]);
     expect(connection.listTools().map((tool) => tool.name)).toContain("fail");
     expect(Object.isFrozen(connection.allowed.tools)).toBe(true);
+  });
+});
+
+describe("handles of an ended connection", () => {
+  async function endByTimeout(connection: McpConnection): Promise<void> {
+    await expect(connection.callTool("hang", {}, { owner })).rejects.toBeInstanceOf(
+      McpTimeoutError,
+    );
+  }
+
+  it.each([
+    ["cancelled", (connection: McpConnection) => connection.cancel()],
+    ["closed", (connection: McpConnection) => connection.close()],
+    ["timeout", endByTimeout],
+  ])("say they are not current once the connection is %s", async (reason, end) => {
+    const { connection } = await openScripted([], { timeout: 0.5 });
+    const handles = connection.tools();
+    const [read] = connection.capabilityTools();
+    expect(handles.map((handle) => handle.isCurrent())).toEqual([true, true, true, true, true]);
+    expect(read?.isCurrent()).toBe(true);
+    await end(connection);
+    expect(connection.status().reason).toBe(reason);
+    expect(handles.map((handle) => handle.isCurrent())).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(read?.isCurrent()).toBe(false);
+  });
+
+  it("say they are not current once the server died while idle", async () => {
+    const { connection, record } = await openScripted();
+    const [echo] = connection.tools();
+    const [serverPid] = readRecord(record)
+      .filter((event) => event.event === "start")
+      .map((event) => event.pid);
+    process.kill(serverPid as number, "SIGKILL");
+    await waitUntil(() => isGone(serverPid as number), "the server to die");
+    await waitUntil(() => echo?.isCurrent() === false, "the handle to notice");
+    expect(connection.status().reason).toBe("server_exited");
+  });
+});
+
+describe("the server's process tree", () => {
+  it.each([
+    ["close()", (connection: McpConnection) => connection.close()],
+    ["cancel()", (connection: McpConnection) => connection.cancel()],
+  ])("is gone when %s resolves, a grandchild that left the group included", async (_label, end) => {
+    const { connection, record } = await openScripted(["--grandchild", "--setsid-grandchild"]);
+    const pids = recordedPids(record);
+    expect(pids).toHaveLength(3);
+    await end(connection);
+    expect(stillRunning(pids)).toEqual([]);
+  });
+
+  it("is gone after a timeout once close() resolves", async () => {
+    const { connection, record } = await openScripted(["--setsid-grandchild"], { timeout: 0.3 });
+    const pids = recordedPids(record);
+    await expect(connection.callTool("hang", {}, { owner })).rejects.toBeInstanceOf(
+      McpTimeoutError,
+    );
+    await connection.close();
+    expect(stillRunning(pids)).toEqual([]);
   });
 });
 
@@ -568,8 +683,9 @@ describe("close()", () => {
       () => recordedMethods(record).includes("tools/call"),
       "the call to reach the server",
     );
+    const rejected = expect(pending).rejects.toThrow("MCP connection ended: closed");
     await connection.close();
-    await expect(pending).rejects.toThrow("MCP connection ended: closed");
+    await rejected;
     expect(connection.status().reason).toBe("closed");
     await waitUntilGone(recordedPids(record));
   });

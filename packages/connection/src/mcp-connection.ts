@@ -94,6 +94,8 @@ export class McpConnection {
   private active = false;
   private definitions: readonly Tool[] = Object.freeze([]);
   private handles: readonly McpToolHandle[] = Object.freeze([]);
+  // Why startup failed, for the callers who come later (many never await `ready`).
+  private startupFailure: Error | undefined;
   private readonly timeout: number | undefined;
   private readonly startup = new AbortController();
 
@@ -271,7 +273,8 @@ export class McpConnection {
 
   /**
    * Handles for the allowed tools, in allowlist order, with the server's descriptions, schemas,
-   * annotations and `_meta`.
+   * annotations and `_meta`. Each handle's `isCurrent()` turns false once the connection ends
+   * (cancelled, closed, timed out, the server gone), so a `ToolRegistry` drops it as stale.
    *
    * @throws McpValidationError while starting; McpClosedError after a failed start.
    */
@@ -297,6 +300,7 @@ export class McpConnection {
       resources: this.allowed.resources,
       prompts: this.allowed.prompts,
       checkCaller: (options) => this.checkCaller(options),
+      isCurrent: () => this.isCurrent(),
       readResource: (uri) => this.readResource(uri),
       getPrompt: (name) => this.getPrompt(name),
     });
@@ -306,6 +310,8 @@ export class McpConnection {
    * Ends the connection at once with reason `cancelled` and kills the server's process tree;
    * its session state is lost. A pending call rejects with "MCP connection ended: cancelled".
    * Safe to call again.
+   *
+   * @returns once the server's whole process tree is gone.
    */
   async cancel(): Promise<void> {
     await this.end("cancelled");
@@ -315,6 +321,8 @@ export class McpConnection {
    * Closes the connection with reason `closed`: when idle, the server is first asked to shut
    * down (at most min(timeout, 2) s), then its process tree is killed. A pending call rejects
    * with "MCP connection ended: closed". Safe to call again.
+   *
+   * @returns once the server's whole process tree is gone.
    */
   async close(): Promise<void> {
     await this.end("closed");
@@ -352,13 +360,19 @@ export class McpConnection {
       if (this.allowed.tools.length > 0) await this.loadTools(session);
       this.started = true;
     } catch (error) {
+      const failedItself = this.localReason === null;
       this.localReason ??= "startup_failed";
+      const failure =
+        error instanceof McpConnectionError || error instanceof McpConfigError
+          ? error
+          : new McpStartupError(
+              `MCP server "${this.server}" failed during startup: ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
+            );
+      // Called off by close() or cancel(): that reason says it all.
+      if (failedItself) this.startupFailure = failure;
       await this.session?.cancel();
-      if (error instanceof McpConnectionError || error instanceof McpConfigError) throw error;
-      throw new McpStartupError(
-        `MCP server "${this.server}" failed during startup: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw failure;
     }
   }
 
@@ -406,6 +420,7 @@ export class McpConnection {
         connectionId: this.connectionId,
       }),
       owner: this.owner,
+      isCurrent: () => this.isCurrent(),
       call: (args: Record<string, unknown> | undefined, options: McpCallOptions) =>
         this.callTool(definition.name, args, options),
     });
@@ -418,12 +433,24 @@ export class McpConnection {
 
   private assertStarted(): void {
     const reason = this.reason;
-    if (reason !== null && !this.started) throw new McpClosedError(reason);
+    if (reason !== null && !this.started) throw this.closedError(reason);
     if (!this.started && reason === null) {
       throw new McpValidationError(
         "The MCP connection is still starting; await `connection.ready` first.",
       );
     }
+  }
+
+  private closedError(reason: McpCloseReason): McpClosedError {
+    return reason === "startup_failed" && this.startupFailure !== undefined
+      ? new McpClosedError(reason, this.startupFailure)
+      : new McpClosedError(reason);
+  }
+
+  // Local: the server's death is noticed without waiting for its exit event.
+  private isCurrent(): boolean {
+    this.session?.checkAlive();
+    return this.reason === null;
   }
 
   private requestOptions(): { timeout?: number } {
@@ -442,7 +469,7 @@ export class McpConnection {
     if (!this.started && this.reason === null) await this.ready.catch(() => undefined);
     this.session?.checkAlive();
     const reason = this.reason;
-    if (reason !== null) throw new McpClosedError(reason);
+    if (reason !== null) throw this.closedError(reason);
     const session = this.session as McpClientSession;
     if (this.active) throw new McpBusyError();
     this.active = true;

@@ -1,60 +1,308 @@
-// Process groups of stdio servers. Each server runs as the leader of its own process group, so
-// killing the group (negative pid) also ends every process the server started. Live groups are
-// remembered so that they are killed when the host process exits, whatever path it takes.
+// The process trees of stdio servers. Each server leads a process group and session of its own,
+// but a process it starts may leave both (`setsid`, as browsers launched by Playwright do), so a
+// tree is found by walking the process table (parents, plus the server's session and group) and
+// killed as a whole. Live trees are remembered so that they are killed when the host exits,
+// whatever path it takes, sampled every few seconds (a child that left the group stays known
+// after its server exits), and reported to a recorder (the process ledger) as they change.
+//
+// Linux only: elsewhere there is no /proc to walk, and only the process group is killed. Limit: a
+// child that leaves the group and loses its server before any sample saw it (within seconds of
+// its start) cannot be traced.
+import {
+  identifyProcess,
+  isRunning,
+  listProcesses,
+  processTableAvailable,
+  readProcessStat,
+  type ProcessIdentity,
+  type ProcessStat,
+} from "./process-table";
 
-const liveGroups = new Set<number>();
+export type { ProcessIdentity } from "./process-table";
+
+/** What a recorder learns about each tree: the server's name and command line, for the log. */
+export interface ProcessLabel {
+  /** The configured server name. */
+  name: string;
+  /** The command and its arguments, as started. */
+  command: string;
+}
+
+/** Told of every tree this process starts and of its end (a port the process ledger fills). */
+export interface ProcessRecorder {
+  /** A server was started; `root` has its start time where the platform gives one. */
+  started(root: ProcessIdentity, label: ProcessLabel): void;
+  /** The processes last seen in the server's tree changed (the server itself not included). */
+  membersChanged(root: ProcessIdentity, members: readonly ProcessIdentity[]): void;
+  /** The server's tree is gone (or was killed at host exit). */
+  ended(root: ProcessIdentity): void;
+}
+
+/** Options of {@link findProcessTree} and {@link killProcessTree}. */
+export interface ProcessTreeOptions {
+  /**
+   * Processes seen in the tree before (with start times): each one still running, and its
+   * descendants, belong to it even once orphaned (a `setsid` child whose server has exited).
+   */
+  known?: readonly ProcessIdentity[] | undefined;
+  /**
+   * Follow the server's session and process group even when the server itself is gone. Only
+   * its parent may say so, and only just after the server exited: later, a new process given
+   * the same pid could lead a session or group of that id.
+   */
+  ownGroup?: boolean | undefined;
+}
+
+interface TrackedTree {
+  root: ProcessIdentity;
+  members: ProcessIdentity[];
+}
+
+const liveTrees = new Map<number, TrackedTree>();
+let recorder: ProcessRecorder | undefined;
 let exitHookInstalled = false;
+let sampler: NodeJS.Timeout | undefined;
+// How often the live trees are read, so that a child that later loses its parent (a `setsid`
+// browser whose server exited) is still known as part of the tree.
+const sampleIntervalMs = 2000;
+// Rounds of "find, then stop" before the kill: a stopped process cannot fork, so each round can
+// only find children forked before the previous round's stop; a few rounds reach a fixed point.
+const stopRounds = 8;
 
 /**
- * Remembers a process group so it is killed at host exit, and installs the exit hook once.
+ * Sets the recorder told of every tree started, sampled and ended from now on (one per process).
  *
- * @param groupId - the group id (the pid of a leader spawned with `detached: true`).
+ * @param next - the recorder, or undefined to stop recording.
  */
-export function trackProcessGroup(groupId: number): void {
-  liveGroups.add(groupId);
-  installExitHook();
+export function setProcessRecorder(next: ProcessRecorder | undefined): void {
+  recorder = next;
 }
 
 /**
- * Sends SIGKILL to every process of a group and forgets it. A group that is already gone is
- * not an error.
+ * Remembers a server's tree so it is killed at host exit and sampled every few seconds, tells
+ * the recorder, and installs the exit hook once.
  *
- * @param groupId - the group id.
- * @returns true when the signal reached at least one process.
+ * @param root - the server (a leader spawned with `detached: true`).
+ * @param label - its name and command line.
  */
-export function killProcessGroup(groupId: number): boolean {
-  liveGroups.delete(groupId);
-  try {
-    process.kill(-groupId, "SIGKILL");
-    return true;
-  } catch (error) {
-    // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
-    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw error;
+export function trackProcessTree(root: ProcessIdentity, label: ProcessLabel): void {
+  liveTrees.set(root.pid, { root, members: [] });
+  installExitHook();
+  if (sampler === undefined && processTableAvailable()) {
+    sampler = setInterval(() => sampleProcessTrees(), sampleIntervalMs);
+    sampler.unref();
+  }
+  recorder?.started(root, label);
+}
+
+/**
+ * Forgets a tree that is gone and tells the recorder.
+ *
+ * @param root - the server.
+ */
+export function forgetProcessTree(root: ProcessIdentity): void {
+  if (!liveTrees.delete(root.pid)) return;
+  if (liveTrees.size === 0 && sampler !== undefined) {
+    clearInterval(sampler);
+    sampler = undefined;
+  }
+  recorder?.ended(root);
+}
+
+/**
+ * Reads the process table once and updates what is known of each live tree (or of one), telling
+ * the recorder of changes. Runs every few seconds on its own; call it when a tree is about to
+ * change shape (before asking a server to exit).
+ *
+ * @param rootPid - only this server's tree; every tree by default.
+ */
+export function sampleProcessTrees(rootPid?: number): void {
+  if (!processTableAvailable()) return;
+  const trees = [...liveTrees.values()].filter(
+    (tree) => rootPid === undefined || tree.root.pid === rootPid,
+  );
+  if (trees.length === 0) return;
+  const table = listProcesses();
+  for (const tree of trees) {
+    const members = findProcessTree(tree.root, { known: tree.members, ownGroup: true }, table)
+      .filter((entry) => entry.pid !== tree.root.pid)
+      .map((entry) => ({ pid: entry.pid, startTime: entry.startTime }));
+    const before = tree.members.map(identityKey).sort().join(",");
+    tree.members = members;
+    if (members.map(identityKey).sort().join(",") !== before) {
+      recorder?.membersChanged(tree.root, members);
+    }
   }
 }
 
 /**
- * Kills every process group still remembered. Runs synchronously, so it is safe in an `exit`
- * handler.
+ * The processes of a server's tree, read from the process table: the server (while it is still
+ * the identified process), every process of its session and of its process group (while the
+ * server runs, or with `ownGroup`), every known member still running, and every descendant of
+ * those. The host itself is never part of it.
  *
- * @returns how many groups were signalled.
+ * @param root - the server.
+ * @param options - known members; whether the session and group may be followed.
+ * @param table - the process table (read afresh by default).
+ * @returns the live processes of the tree; empty where there is no /proc.
  */
-export function killAllProcessGroups(): number {
+export function findProcessTree(
+  root: ProcessIdentity,
+  options: ProcessTreeOptions = {},
+  table: readonly ProcessStat[] = listProcesses(),
+): ProcessStat[] {
+  const children = new Map<number, ProcessStat[]>();
+  for (const entry of table) {
+    const siblings = children.get(entry.parentPid);
+    if (siblings === undefined) children.set(entry.parentPid, [entry]);
+    else siblings.push(entry);
+  }
+  const rootRuns = table.some(
+    (entry) => entry.pid === root.pid && entry.startTime === root.startTime,
+  );
+  const followGroup = rootRuns || options.ownGroup === true;
+  const known = new Set((options.known ?? []).map(identityKey));
+  const found = new Map<number, ProcessStat>();
+  const queue = table.filter(
+    (entry) =>
+      (followGroup && (entry.session === root.pid || entry.processGroup === root.pid)) ||
+      (rootRuns && entry.pid === root.pid) ||
+      known.has(identityKey(entry)),
+  );
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (found.has(next.pid) || next.pid === process.pid || next.pid <= 1) continue;
+    found.set(next.pid, next);
+    queue.push(...(children.get(next.pid) ?? []));
+  }
+  return [...found.values()].filter((entry) => entry.state !== "Z" && entry.state !== "X");
+}
+
+/**
+ * Kills a server's whole tree with SIGKILL, synchronously (safe in an `exit` handler). On Linux
+ * the tree is walked (see {@link findProcessTree}; a tracked tree adds the members sampled
+ * before) and every process found is first stopped (SIGSTOP), round after round until no new
+ * one appears, so nothing forks away while it is killed. The server's process group is
+ * signalled too while the server runs or with `ownGroup`. Elsewhere only the group is killed.
+ * Processes that are already gone are not an error; a pid now held by another process is never
+ * signalled.
+ *
+ * @param root - the server.
+ * @param options - known members; whether the session and group may be followed.
+ * @returns the processes signalled, to wait for with {@link waitUntilProcessesGone}.
+ */
+export function killProcessTree(
+  root: ProcessIdentity,
+  options: ProcessTreeOptions = {},
+): ProcessIdentity[] {
+  const tracked = liveTrees.get(root.pid);
+  const known = [
+    ...(options.known ?? []),
+    ...(tracked !== undefined && tracked.root.startTime === root.startTime ? tracked.members : []),
+  ];
+  const stopped = new Map<number, ProcessIdentity>();
+  if (processTableAvailable()) {
+    for (let round = 0; round < stopRounds; round += 1) {
+      const fresh = findProcessTree(root, { ...options, known }).filter(
+        (entry) => !stopped.has(entry.pid),
+      );
+      if (fresh.length === 0) break;
+      for (const entry of fresh) {
+        const identity = { pid: entry.pid, startTime: entry.startTime };
+        if (signalProcess(identity, "SIGSTOP")) stopped.set(entry.pid, identity);
+      }
+    }
+    for (const identity of stopped.values()) signalProcess(identity, "SIGKILL");
+  }
+  if (options.ownGroup === true || stopped.has(root.pid) || !processTableAvailable()) {
+    signalGroup(root.pid);
+  }
+  if (!stopped.has(root.pid)) stopped.set(root.pid, root);
+  return [...stopped.values()];
+}
+
+/**
+ * Waits until none of the processes runs any more, checking the process table at growing
+ * intervals (a killed process that is not our child sends no event), for at most `limitMs`.
+ *
+ * @param processes - what {@link killProcessTree} returned.
+ * @param limitMs - the longest wait.
+ * @returns true when all are gone, false when some still ran at the deadline.
+ */
+export async function waitUntilProcessesGone(
+  processes: readonly ProcessIdentity[],
+  limitMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  let pending = processes.filter(isRunning);
+  for (let intervalMs = 2; pending.length > 0; intervalMs = Math.min(intervalMs * 2, 50)) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, left)));
+    pending = pending.filter(isRunning);
+  }
+  return true;
+}
+
+/**
+ * Kills every tree still remembered, synchronously (safe in an `exit` handler), and tells the
+ * recorder they ended.
+ *
+ * @returns how many trees were signalled.
+ */
+export function killAllProcessTrees(): number {
   let signalled = 0;
-  for (const groupId of [...liveGroups]) {
-    if (killProcessGroup(groupId)) signalled += 1;
+  for (const { root } of [...liveTrees.values()]) {
+    killProcessTree(root, { ownGroup: true });
+    forgetProcessTree(root);
+    signalled += 1;
   }
   return signalled;
 }
 
 /**
- * The process groups still remembered (started and not yet killed).
+ * The servers whose trees are still remembered (started and not yet gone).
  *
- * @returns their ids.
+ * @returns their pids.
  */
-export function liveProcessGroups(): readonly number[] {
-  return [...liveGroups];
+export function liveProcessTrees(): readonly number[] {
+  return [...liveTrees.keys()];
+}
+
+/**
+ * The identity of a just-started server, with its start time where the platform gives one.
+ *
+ * @param pid - the server's pid.
+ * @returns its identity.
+ */
+export function identifyServer(pid: number): ProcessIdentity {
+  return identifyProcess(pid) ?? { pid };
+}
+
+function identityKey(identity: ProcessIdentity): string {
+  return `${identity.pid}@${identity.startTime ?? "?"}`;
+}
+
+// Signals one process unless its pid now belongs to another one (the table was read a moment
+// ago). Returns whether the signal was delivered.
+function signalProcess(identity: ProcessIdentity, signal: NodeJS.Signals): boolean {
+  if (identity.pid === process.pid || identity.pid <= 1) return false;
+  const stat = readProcessStat(identity.pid);
+  if (stat === undefined || stat.startTime !== identity.startTime) return false;
+  try {
+    process.kill(identity.pid, signal);
+    return true;
+  } catch {
+    // ESRCH: it ended meanwhile. EPERM: it is no longer ours to signal (a setuid program).
+    return false;
+  }
+}
+
+function signalGroup(groupId: number): void {
+  try {
+    process.kill(-groupId, "SIGKILL");
+  } catch {
+    // ESRCH: nothing is left in the group.
+  }
 }
 
 const forwardedSignals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -63,14 +311,14 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   // `exit` covers process.exit() and a drained event loop; handlers must be synchronous.
-  process.on("exit", killAllProcessGroups);
+  process.on("exit", killAllProcessTrees);
   for (const signal of forwardedSignals) {
     const onSignal = (): void => {
       // A host with its own handler owns shutdown (it may close connections gracefully), and its
-      // process.exit() reaches the exit hook above. Alone, keep Node's default: kill the groups,
+      // process.exit() reaches the exit hook above. Alone, keep Node's default: kill the trees,
       // then re-raise the signal so the process still terminates the way it would have.
       if (process.listenerCount(signal) > 1) return;
-      killAllProcessGroups();
+      killAllProcessTrees();
       process.removeListener(signal, onSignal);
       process.kill(process.pid, signal);
     };

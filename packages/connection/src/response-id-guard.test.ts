@@ -59,6 +59,18 @@ describe("ResponseIdGuard", () => {
     expect(strays).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
   });
 
+  it.each([
+    ["a null id", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }],
+    ["no id", { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } }],
+  ])("reports a reply with %s as a stray, not as a message for the SDK", async (_label, reply) => {
+    const { inner, guard, strays, delivered, nextTurn } = await setUp();
+    await guard.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } });
+    inner.deliver(reply);
+    await nextTurn();
+    expect(delivered).toEqual([]);
+    expect(strays).toEqual([reply]);
+  });
+
   it("matches a string id to a numeric request id numerically", async () => {
     const { inner, guard, strays, delivered, nextTurn } = await setUp();
     await guard.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });

@@ -16,10 +16,10 @@ const cancelledMemory = 256;
 
 /**
  * A {@link Transport} wrapper: outgoing requests add their id to the set in flight, a response
- * removes it. A response whose id is not in flight (never sent, already answered) is not
- * delivered: it goes to `onUnexpectedResponse` (once, after the answers delivered before it have
- * settled), and every later message is dropped. A late answer to a request this side cancelled
- * (`notifications/cancelled`) is dropped quietly.
+ * removes it. A response whose id is not in flight (never sent, already answered, null or
+ * missing) is not delivered: it goes to `onUnexpectedResponse` (once, after the answers
+ * delivered before it have settled), and every later message is dropped. A late answer to a
+ * request this side cancelled (`notifications/cancelled`) is dropped quietly.
  */
 export class ResponseIdGuard implements Transport {
   onclose?: (() => void) | undefined;
@@ -113,9 +113,11 @@ export class ResponseIdGuard implements Transport {
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (this.tripped) return;
-    const isResponse = !("method" in message) && "id" in message;
+    // Anything without a method is a reply, including one whose id is null or missing (a
+    // parse-error reply): that answers no request in flight either.
+    const isResponse = !("method" in message);
     if (isResponse) {
-      const id = this.matchingKey(message.id as RequestId | null | undefined);
+      const id = this.matchingKey((message as { id?: RequestId | null }).id);
       if (id !== undefined && this.inFlight.delete(id)) {
         // In flight: delivered below.
       } else if (id !== undefined && this.cancelled.delete(id)) {

@@ -73,7 +73,7 @@ export class SessionLink {
     return this.currentKind;
   }
 
-  /** The stdio server's pid (its process group id). */
+  /** The stdio server's pid (its process group and session id). */
   get processId(): number | undefined {
     return this.stdio?.pid;
   }
@@ -117,6 +117,7 @@ export class SessionLink {
     const connectOptions = { timeout: timeoutMs };
     if (this.entry.kind === "stdio") {
       this.stdio = new StdioProcessTransport({
+        name: this.entry.name,
         command: this.entry.command,
         args: this.entry.args,
         env: this.entry.env,
@@ -130,7 +131,12 @@ export class SessionLink {
       this.currentKind = kind;
       this.streamableHttp =
         transport instanceof StreamableHTTPClientTransport ? transport : undefined;
-      await this.createClient().connect(this.guard(transport), connectOptions);
+      // Streamable HTTP servers may speak only the 2026-07-28 revision (no initialize): probe
+      // with server/discover first, as mcpClient() does; the SSE transport predates it.
+      await this.createClient(kind === "streamable-http").connect(
+        this.guard(transport),
+        connectOptions,
+      );
     });
     this.currentKind = kind;
   }
@@ -153,7 +159,9 @@ export class SessionLink {
   /**
    * Takes the link down. Graceful first when asked: closes a stdio server's stdin and waits
    * for it to exit, or ends a Streamable HTTP session, at most `limitMs`. Then closes the
-   * client and kills the stdio server's whole process group.
+   * client and kills the stdio server's whole process tree.
+   *
+   * @returns once a stdio server's whole tree is gone.
    */
   async shutDown(graceful: boolean, limitMs: number): Promise<void> {
     if (graceful && this.stdio !== undefined) {
@@ -197,7 +205,7 @@ export class SessionLink {
     );
   }
 
-  private createClient(): Client {
+  private createClient(negotiateVersion = false): Client {
     const extra = this.options.capabilities;
     const client = new Client(this.options.clientInfo ?? defaultClientInfo, {
       capabilities: {
@@ -207,6 +215,7 @@ export class SessionLink {
           [mcpAppsExtensionId]: { mimeTypes: [mcpAppsMimeType] },
         },
       },
+      ...(negotiateVersion ? { versionNegotiation: { mode: "auto" as const } } : {}),
     });
     client.onerror = (error) => this.options.onError?.(error);
     this.client = client;

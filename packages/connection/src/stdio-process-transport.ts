@@ -1,15 +1,24 @@
 // An MCP transport over a child process's stdin/stdout, like the SDK's StdioClientTransport, but
-// the child leads a process group of its own (`detached: true`) so that the whole tree it starts
-// can be killed at once, and its exit is reported with the code or signal.
+// the child leads a process group and session of its own (`detached: true`) so that the whole
+// tree it starts can be found and killed, closing waits until that tree is gone, and its exit is
+// reported with the code or signal.
 import { spawn, type ChildProcess } from "node:child_process";
 import {
-  ReadBuffer,
   serializeMessage,
   type JSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
-import { killProcessGroup, trackProcessGroup } from "./process-tree";
+import { JsonLineReader } from "./json-line-reader";
+import {
+  forgetProcessTree,
+  identifyServer,
+  killProcessTree,
+  sampleProcessTrees,
+  trackProcessTree,
+  waitUntilProcessesGone,
+  type ProcessIdentity,
+} from "./process-tree";
 
 /** How a server process ended. */
 export interface ProcessExit {
@@ -21,6 +30,8 @@ export interface ProcessExit {
 
 /** What to run, and how. */
 export interface StdioProcessOptions {
+  /** The configured server name (for the process ledger's log). */
+  name?: string;
   /** Program to run, resolved on `PATH` when it is not a path. */
   command: string;
   args?: readonly string[];
@@ -39,12 +50,20 @@ const stderrTailLimit = 4000;
 // After the leader exits, its output pipes may stay open in a process that escaped the group;
 // stop waiting for them after this long.
 const pipeDrainLimitMs = 1000;
+// A process killed with SIGKILL is gone within milliseconds unless it is stuck in the kernel
+// (uninterruptible sleep); past this, closing reports the survivors and returns.
+const treeExitLimitMs = 5000;
 
 /**
- * A {@link Transport} that starts the server as the leader of a new process group. `close()`
- * kills the whole group with SIGKILL; `closeStdin()` and `waitForExit()` let the caller ask for
- * a graceful exit first. When the process exits by itself, its output is read to the end, the
- * rest of its group is killed, then `onexit` and `onclose` run, in that order.
+ * A {@link Transport} that starts the server as the leader of a new process group and session.
+ * `close()` kills the server's whole process tree with SIGKILL (on Linux every descendant, even
+ * one that left the group; elsewhere the group) and resolves once the tree is gone;
+ * `closeStdin()` and `waitForExit()` let the caller ask for a graceful exit first. When the
+ * process exits by itself, its output is read to the end, the rest of its tree is killed, then
+ * `onexit` and `onclose` run, in that order.
+ *
+ * A reply whose `id` is null or missing (a JSON-RPC parse-error reply) is passed on as it is,
+ * although the SDK's schema refuses a null id, so that the reply-id guard above can see it.
  */
 export class StdioProcessTransport implements Transport {
   onclose?: (() => void) | undefined;
@@ -57,8 +76,10 @@ export class StdioProcessTransport implements Transport {
   onexit?: ((exit: ProcessExit) => void) | undefined;
 
   private readonly options: StdioProcessOptions;
-  private readonly readBuffer: ReadBuffer;
+  private readonly lines: JsonLineReader;
   private child: ChildProcess | undefined;
+  private identity: ProcessIdentity | undefined;
+  private treeGone: Promise<void> | undefined;
   private exitInfo: ProcessExit | undefined;
   private stderrText = "";
   private finished = false;
@@ -68,15 +89,13 @@ export class StdioProcessTransport implements Transport {
   /** @param options - the command, arguments and environment of the server. */
   constructor(options: StdioProcessOptions) {
     this.options = options;
-    this.readBuffer = new ReadBuffer(
-      options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize },
-    );
+    this.lines = new JsonLineReader(options.maxBufferSize);
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
   }
 
-  /** The server's pid (also its process group id), once started. */
+  /** The server's pid (also its process group and session id), once started. */
   get pid(): number | undefined {
     return this.child?.pid;
   }
@@ -110,7 +129,14 @@ export class StdioProcessTransport implements Transport {
       let spawned = false;
       child.once("spawn", () => {
         spawned = true;
-        if (child.pid !== undefined) trackProcessGroup(child.pid);
+        if (child.pid !== undefined) {
+          // Read now, while the pid is surely still this child's (it is reaped only later).
+          this.identity = identifyServer(child.pid);
+          trackProcessTree(this.identity, {
+            name: this.options.name ?? this.options.command,
+            command: [this.options.command, ...(this.options.args ?? [])].join(" "),
+          });
+        }
         resolve();
       });
       child.on("error", (error) => {
@@ -123,8 +149,8 @@ export class StdioProcessTransport implements Transport {
       });
       child.once("exit", (exitCode, signal) => {
         this.recordExit({ exitCode, signal });
-        // Free the pipes held by anything else in the group, so the output can end.
-        if (child.pid !== undefined) killProcessGroup(child.pid);
+        // Free the pipes held by anything else in the tree, so the output can end.
+        void this.endTree();
         const fallback = setTimeout(() => this.finish(true), pipeDrainLimitMs);
         fallback.unref();
       });
@@ -157,8 +183,12 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
-  /** Closes the server's stdin, which asks a stdio server to shut down. */
+  /**
+   * Closes the server's stdin, which asks a stdio server to shut down. The tree is read first:
+   * a child that left the server's group stays known even once the server has exited.
+   */
   closeStdin(): void {
+    if (this.identity !== undefined) sampleProcessTrees(this.identity.pid);
     this.child?.stdin?.end();
   }
 
@@ -181,17 +211,48 @@ export class StdioProcessTransport implements Transport {
     }
   }
 
-  /** Kills the server's whole process group and stops reading; then `onclose` runs. */
+  /**
+   * Kills the server's whole process tree and stops reading (`onclose` runs at once), then
+   * waits until every process of the tree is gone (at most a few seconds; survivors are
+   * reported through `onerror`). Safe to call again: later calls wait for the same end.
+   */
   async close(): Promise<void> {
-    const child = this.child;
-    if (child?.pid !== undefined) killProcessGroup(child.pid);
+    const gone = this.endTree();
     this.finish(false);
+    await gone;
+  }
+
+  // Kills the tree once (on close() or when the leader exits) and waits for all of it.
+  private endTree(): Promise<void> {
+    this.treeGone ??= this.killAndWait();
+    return this.treeGone;
+  }
+
+  private async killAndWait(): Promise<void> {
+    const identity = this.identity;
+    if (identity === undefined) return;
+    // The parent may follow the server's group and session: at most a moment has passed since
+    // the server exited, too short for its pid (and so the group's id) to be given out again.
+    const killed = killProcessTree(identity, { ownGroup: true });
+    const others = killed.filter((entry) => entry.pid !== identity.pid);
+    const [leaderGone, othersGone] = await Promise.all([
+      this.waitForExit(treeExitLimitMs),
+      waitUntilProcessesGone(others, treeExitLimitMs),
+    ]);
+    if (!leaderGone || !othersGone) {
+      this.onerror?.(
+        new Error(
+          `Processes of MCP server "${this.options.name ?? this.options.command}" still ran ${treeExitLimitMs / 1000} s after SIGKILL (pids ${killed.map((entry) => entry.pid).join(", ")}).`,
+        ),
+      );
+    }
+    forgetProcessTree(identity);
   }
 
   private receive(chunk: Buffer): void {
     if (this.finished) return;
     try {
-      this.readBuffer.append(chunk);
+      this.lines.append(chunk);
     } catch (error) {
       // The only failure is a message past the size limit: the stream can't be trusted now.
       this.onerror?.(error as Error);
@@ -201,7 +262,7 @@ export class StdioProcessTransport implements Transport {
     for (;;) {
       let message: JSONRPCMessage | null;
       try {
-        message = this.readBuffer.readMessage();
+        message = this.lines.readMessage();
       } catch (error) {
         // A line that is not JSON-RPC: report it and go on with the next line, as the SDK does.
         this.onerror?.(error as Error);
@@ -222,7 +283,7 @@ export class StdioProcessTransport implements Transport {
   private finish(exitedOnItsOwn: boolean): void {
     if (this.finished) return;
     this.finished = true;
-    this.readBuffer.clear();
+    this.lines.clear();
     const child = this.child;
     child?.stdout?.removeAllListeners("data");
     child?.stdin?.destroy();

@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { brokenEntry, everythingEntry, tinyEntry } from "../test/fixtures/configs/shared-servers";
+import { configOf, newRecordFile, scriptedEntry } from "../test/fixtures/fixture-helpers";
 import { parseMcpConfig } from "./config";
+import { McpTimeoutError } from "./connection-errors";
+import { McpConnection } from "./mcp-connection";
 import { ToolRegistrationError, ToolRegistry, type RegisteredTool } from "./tool-registry";
 import { SharedConnections } from "./tools-mcp";
 
@@ -185,5 +188,40 @@ describe("ToolRegistry.loadMcp", () => {
     });
     expect(inline.map((handle) => handle.name)).toEqual(["inline-tool"]);
     expect(registry.mcpStatus()[0]).toMatchObject({ config: null, servers: [] });
+  });
+});
+
+describe("ToolRegistry with McpConnection handles", () => {
+  const owner = { id: "agent-1" };
+
+  it.each([
+    ["cancelled", (connection: McpConnection) => connection.cancel()],
+    ["closed", (connection: McpConnection) => connection.close()],
+    [
+      "timed out",
+      async (connection: McpConnection) => {
+        const call = connection.callTool("hang", {}, { owner });
+        await expect(call).rejects.toBeInstanceOf(McpTimeoutError);
+      },
+    ],
+  ])("drops a connection's tools as stale once it is %s", async (_how, end) => {
+    const connection = await McpConnection.open({
+      config: configOf(scriptedEntry("scripted", newRecordFile())),
+      server: "scripted",
+      owner,
+      tools: ["echo", "hang"],
+      timeout: 0.5,
+      startupTimeout: 20,
+    });
+    try {
+      const { registry } = setup();
+      registry.register([local("notes"), ...connection.tools()]);
+      expect(registry.discardStale()).toEqual([]);
+      await end(connection);
+      expect(registry.discardStale()).toEqual(["echo", "hang"]);
+      expect(registry.names()).toEqual(["notes"]);
+    } finally {
+      await connection.cancel();
+    }
   });
 });

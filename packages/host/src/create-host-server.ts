@@ -5,13 +5,14 @@ import {
   effectiveShareMode,
   type McpConfig,
 } from "@mcp-chat-host/connection";
-import { buildProxyUrl } from "@mcp-chat-host/sandbox";
 import type { LanguageModel } from "ai";
 import { pino, type Logger } from "pino";
 import type { ChatHostOptions } from "./chat/chat";
 import { AuditLog } from "./audit/audit-log";
 import { policies } from "./gate/policies";
 import { mcpChatHost } from "./mcp-chat-host";
+import { DEFAULT_TOOL_RESULT_LIMIT } from "./cards/capped-result";
+import { toWireError } from "./errors/to-wire-error";
 import { describeModel, resolveModel } from "./model/model-selection";
 import { createHttpLayer, type HttpLayer, type HttpLayerOptions } from "./server/http-layer";
 import { RateLimiter } from "./server/rate-limit";
@@ -26,7 +27,7 @@ import type { HostStore } from "./store/host-store";
 import { openStore } from "./store/open-store";
 
 /** Options of {@link createHostServer}. */
-export interface HostServerOptions extends Omit<HttpLayerOptions, "logger"> {
+export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "toWireError"> {
   /** The `mcpServers` file (a path), or its parsed content. None: no configured servers. */
   config?: string | McpConfig | Record<string, unknown> | null;
   /** The model: `offline` (default), `anthropic:<id>`, `openai:<id>`, `openai-compatible:<url>#<id>`, or an AI SDK model. */
@@ -42,10 +43,23 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger"> {
   logger?: Logger;
   /** How long a tab may be gone before its session ends, in ms (default 60,000). */
   sessionGraceMs?: number;
-  /** Page tool calls allowed per card: sustained per second and burst (default 20 and 40). */
+  /**
+   * Page tool calls allowed per card: sustained per second and burst (default 20 and 40). A card's
+   * resource requests (read, list, templates list) get a bucket of their own of the same size.
+   */
   pageCallRate?: { perSecond?: number; burst?: number };
   /** How long a model's tool call may run, in seconds (default 300). */
   toolTimeout?: number;
+  /**
+   * The most characters of JSON of a tool result the host stores, sends to the browser and gives
+   * the model (default 200,000); a longer result keeps the start of its text and says it was cut.
+   */
+  toolResultLimit?: number;
+  /**
+   * How long the model may send nothing (before its first token or between two chunks) before the
+   * request is given up and the reply fails saying so, in seconds (default 60).
+   */
+  modelStallTimeout?: number;
   /** Environment for `${VAR}` in the config file and for model keys (default `process.env`). */
   env?: Record<string, string | undefined>;
   /** The clock (ms since the epoch); for tests. */
@@ -121,7 +135,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const maxPayloadBytes = options.maxHttpBufferSize ?? limits.maxPayloadBytes;
   // The transport takes up to twice the cap, so a payload over the cap gets a `too_large` answer
   // from its event handler instead of socket.io dropping the whole connection.
-  const http = createHttpLayer({ ...options, maxHttpBufferSize: maxPayloadBytes * 2, logger });
+  const http = createHttpLayer({
+    ...options,
+    maxHttpBufferSize: maxPayloadBytes * 2,
+    logger,
+    toWireError,
+  });
   const processSources = new ProcessSources(logger);
   const limiter = new RateLimiter({
     ratePerSecond: options.pageCallRate?.perSecond ?? 20,
@@ -159,7 +178,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       const opened =
         typeof options.store === "object"
           ? options.store
-          : await openStore(options.store ?? "sqlite:./data/mcp-chat-host.db");
+          : await openStore(options.store ?? "sqlite:./data/mcp-chat-host.db", { logger });
       const audit = new AuditLog(opened, { logger });
       // Everyone outside the engine sees a store whose audit includes what is still queued.
       store = audit.storeView();
@@ -174,19 +193,19 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         logger,
         configured,
         processSources,
-        sandboxFor: async (source, meta, pageHost) => {
-          const origin = await http.urls.sandboxOriginFor(source, pageHost);
-          return {
-            origin,
-            proxyUrl: buildProxyUrl(origin, { csp: meta.csp, permissions: meta.permissions }),
-          };
-        },
+        sandboxFor: (source, meta, pageHost) =>
+          http.urls.sandboxPlacement(source, pageHost, {
+            csp: meta.csp,
+            permissions: meta.permissions,
+          }),
         takePageCall: (instanceId) => {
           const decision = limiter.take(instanceId);
           return decision.ok ? null : decision.error.message;
         },
         now,
         toolTimeout: options.toolTimeout ?? 300,
+        toolResultLimit: options.toolResultLimit ?? DEFAULT_TOOL_RESULT_LIMIT,
+        modelStallTimeoutMs: (options.modelStallTimeout ?? 60) * 1_000,
       };
       const registry = new SessionRegistry(services, options.session ?? defaultSession(config), {
         graceMs: options.sessionGraceMs ?? 60_000,

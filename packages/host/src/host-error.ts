@@ -1,9 +1,11 @@
 import { wireError, type WireError, type WireErrorCode } from "@mcp-chat-host/protocol";
 
 /**
- * A local error of the host engine whose `code` is a wire code, so it crosses the socket as is.
- * `rpcCode` is set for the answers a card's page receives (seed-behaviours 1.9), so the browser's
- * bridge answers the page with that JSON-RPC code.
+ * The error a request handler throws to fail on the wire: unlike the local error classes (a
+ * store's, a source's, a connection's, mapped code by code by `toWireError` in `errors/`), its
+ * `code` is already a wire code and it crosses the socket as it is, message included, so the
+ * message must be written for the person who reads it. `rpcCode` is set for the answers a card's
+ * page receives, so the browser's bridge answers the page with that JSON-RPC code.
  */
 export class HostError extends Error {
   override readonly name = "HostError";

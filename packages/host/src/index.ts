@@ -66,7 +66,11 @@ export type { HostTool, TurnEvent, TurnResult } from "./model/index";
 
 // The store
 export { openStore } from "./store/open-store";
+export { securePrivateFolder, writePrivateFile } from "./store/private-files";
+export type { ModeChange } from "./store/private-files";
 export { SqliteStore } from "./store/sqlite-store";
+export { openAuditReader } from "./audit/audit-reader";
+export type { AuditFilter, AuditReader } from "./audit/audit-reader";
 export { StoreError, isStoreError } from "./store/store-error";
 export type * from "./store/host-store";
 
@@ -79,5 +83,11 @@ export {
   parseMcpConfig,
   checkToolPermission,
   effectiveAnnotations,
+  ProcessLedger,
 } from "@mcp-chat-host/connection";
-export type { McpConfig, McpServerConfig } from "@mcp-chat-host/connection";
+export type {
+  McpConfig,
+  McpServerConfig,
+  ProcessLedgerOptions,
+  ReapReport,
+} from "@mcp-chat-host/connection";

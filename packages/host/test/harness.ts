@@ -19,7 +19,7 @@ import {
   type HostServerOptions,
 } from "../src/create-host-server";
 import { McpApp } from "../src/sources/mcp-app";
-import { memoryLogger, rawRequest } from "../src/server/test-support";
+import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
 
 /** A signed-in test client of a host. */
 export interface TestClient {
@@ -58,6 +58,8 @@ export interface TestHost {
     cookie?: string;
     origin?: string;
     headers?: Record<string, string>;
+    /** The session binding to send (default: the one the cookie's sign-in gave; null: none). */
+    binding?: string | null;
   }): Promise<TestClient>;
   close(): Promise<void>;
 }
@@ -87,6 +89,7 @@ export async function startHost(options: HostServerOptions = {}): Promise<TestHo
         origin: connectOptions.origin ?? url,
         tabId: connectOptions.tabId ?? "tab-1",
         ...(connectOptions.headers === undefined ? {} : { headers: connectOptions.headers }),
+        ...(connectOptions.binding === undefined ? {} : { binding: connectOptions.binding }),
       });
       clients.push(client);
       return client;
@@ -101,27 +104,34 @@ export async function startHost(options: HostServerOptions = {}): Promise<TestHo
 async function signInCookie(server: HostServer, port: number): Promise<string> {
   const signIn = server.urls.signIn;
   if (signIn === null) return "";
-  const target = new URL(signIn);
-  const response = await rawRequest(port, `${target.pathname}${target.search}`, {
-    headers: { host: `127.0.0.1:${port}` },
-  });
-  const setCookie = response.headers["set-cookie"]?.[0];
-  if (setCookie === undefined)
-    throw new Error(`Sign-in failed: ${response.status} ${response.body}`);
-  return setCookie.split(";")[0] ?? "";
+  return (await signInThrough(port, signIn)).cookie;
 }
 
-/** Connects a socket.io client with the given cookie and Origin; rejects on `connect_error`. */
+/**
+ * Connects a socket.io client with the given cookie and Origin; rejects on `connect_error`. Like
+ * the host page, it sends the session binding its sign-in gave with the cookie (`binding: null`
+ * sends none, as a program that only copied the cookie would).
+ */
 export function connectTestClient(
   origin: string,
-  options: { cookie: string; origin: string; tabId: string; headers?: Record<string, string> },
+  options: {
+    cookie: string;
+    origin: string;
+    tabId: string;
+    headers?: Record<string, string>;
+    binding?: string | null;
+  },
 ): Promise<TestClient> {
+  const binding = options.binding === undefined ? bindingOf(options.cookie) : options.binding;
   const socket = connectClient(origin, {
     transports: ["websocket"],
     reconnection: false,
     forceNew: true,
     extraHeaders: { ...options.headers, cookie: options.cookie, origin: options.origin },
-    auth: { tabId: options.tabId },
+    auth: {
+      tabId: options.tabId,
+      ...(binding === null || binding === undefined ? {} : { binding }),
+    },
     timeout: 10_000,
   });
   const received: { event: string; payload: unknown }[] = [];

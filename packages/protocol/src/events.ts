@@ -2,16 +2,19 @@ import { z } from "zod";
 import type { Ack } from "./ack";
 import { limits } from "./limits";
 import {
+  type ApprovalDecision,
   approvalDecisions,
   type ApprovalRequest,
   type AttachReply,
   type CardDescriptor,
   type ChatMessage,
+  type ChatTool,
   contentBlockSchema,
   type ConversationSnapshot,
   type ConversationSummary,
   idSchema,
   jsonObjectSchema,
+  pagePermissionNames,
   type SessionSnapshot,
 } from "./records";
 
@@ -49,7 +52,21 @@ export const clientEventSchemas = {
     })
     .strict(),
   "turn:stop": z.object({ chatId: idSchema }).strict(),
-  "card:attach": z.object({ instanceId: idSchema }).strict(),
+  /**
+   * Runs a chat's last turn again after its reply failed, was stopped or was interrupted: no
+   * message is added; a new reply follows the person's last message.
+   */
+  "turn:retry": z.object({ chatId: idSchema, messageId: idSchema }).strict(),
+  "card:attach": z
+    .object({
+      instanceId: idSchema,
+      /**
+       * The permissions the person granted the card's source (issue 9, item 7); only these of
+       * the view's declared ones reach the sandbox. Absent: none.
+       */
+      permissions: z.array(z.enum(pagePermissionNames)).max(pagePermissionNames.length).optional(),
+    })
+    .strict(),
   "card:call-tool": z
     .object({
       instanceId: idSchema,
@@ -69,6 +86,8 @@ export const clientEventSchemas = {
   "card:update-context": z
     .object({
       instanceId: idSchema,
+      /** The page load's generation from its `card:attach` reply; an older load's report is refused. */
+      generation: z.number().int().nonnegative().optional(),
       content: capped(z.array(contentBlockSchema).max(100)).optional(),
       structuredContent: capped(jsonObjectSchema).optional(),
     })
@@ -76,6 +95,8 @@ export const clientEventSchemas = {
   "card:post-message": z
     .object({
       instanceId: idSchema,
+      /** The page load's generation from its `card:attach` reply; an older load's message is dropped. */
+      generation: z.number().int().nonnegative().optional(),
       role: z.literal("user"),
       content: capped(z.array(contentBlockSchema).max(100)),
     })
@@ -111,6 +132,14 @@ export const clientEventSchemas = {
     })
     .strict(),
   "context:inspect": z.object({ chatId: idSchema }).strict(),
+  /** The audit of one of the person's conversations: its apps' tool calls, newest first. */
+  "audit:list": z
+    .object({
+      conversationId: idSchema,
+      /** At most this many entries, 1 to 1,000 (default 200). */
+      limit: z.number().int().min(1).max(1_000).optional(),
+    })
+    .strict(),
 } as const;
 
 /** Names of the events the browser sends. */
@@ -118,6 +147,41 @@ export type ClientEventName = keyof typeof clientEventSchemas;
 
 /** The payload of a browser event, after validation. */
 export type ClientPayload<E extends ClientEventName> = z.infer<(typeof clientEventSchemas)[E]>;
+
+/** How the question to the person about an app's call was settled (see {@link AuditEntry}). */
+export interface AuditEntryApproval {
+  /**
+   * `person`: the person answered this question; `remembered`: an answer they gave earlier, for
+   * the card or the conversation, covered it; `nobody`: the card closed or the session ended first.
+   */
+  answeredBy: "person" | "remembered" | "nobody";
+  /** The answer (for `remembered`, the remembered one); absent for `nobody`. */
+  answer?: ApprovalDecision;
+  /** What the answer covers: this call, the card's calls of this tool, or the conversation's. */
+  scope?: "call" | "card" | "conversation";
+  /** When the answer was given (ms since the epoch). */
+  answeredAt?: number;
+}
+
+/** One tool call an app's view made in a conversation, as the host audited it. */
+export interface AuditEntry {
+  id: string;
+  /** When the call was made (ms since the epoch). */
+  at: number;
+  /** The card whose view made the call. */
+  instanceId: string;
+  /** The app's source (the MCP server's name). */
+  source: string;
+  /** The tool it called. */
+  tool: string;
+  /** `allowed` (it ran), `refused` (by the rate limit, the visibility check, a policy or the person), `failed` (it ran and failed). */
+  verdict: "allowed" | "refused" | "failed";
+  /** Why it was refused or failed. */
+  reason?: string;
+  durationMs: number;
+  /** Present when the person was asked about the call. */
+  approval?: AuditEntryApproval;
+}
 
 /** What the model was told about the open apps at a chat's last turn. */
 export interface ContextInspection {
@@ -142,6 +206,7 @@ export interface ClientEventValues {
   "conversation:import": ConversationSummary;
   "message:send": { messageId: string; duplicate: boolean };
   "turn:stop": { stopped: boolean };
+  "turn:retry": { messageId: string };
   "card:attach": AttachReply;
   "card:call-tool": Record<string, unknown>;
   "card:read-resource": Record<string, unknown>;
@@ -154,6 +219,7 @@ export interface ClientEventValues {
   "card:teardown": Record<string, never>;
   "approval:answer": Record<string, never>;
   "context:inspect": ContextInspection;
+  "audit:list": { conversationId: string; entries: AuditEntry[] };
 }
 
 /** socket.io's typing of the events the browser sends (every one has an acknowledgement). */
@@ -178,9 +244,14 @@ export interface ServerEvents {
     chatId: string;
     messageId: string;
     toolCallId: string;
+    /** The tool's own name on its source. */
     name: string;
     arguments: unknown;
     startedAt: number;
+    /** The source the tool belongs to. */
+    source?: string;
+    /** The name the model was given, when it differs from `name`. */
+    modelName?: string;
   };
   /** A running tool reported progress. */
   "tool:progress": {
@@ -222,6 +293,11 @@ export interface ServerEvents {
   "card:closed": { instanceId: string; reason: string };
   /** An app asked to post a message and the chat composes: fill that chat's input box. */
   "composer:fill": { chatId: string; text: string; instanceId: string };
+  /**
+   * The tools a chat offers the model, as last listed (sent when the list changes, and after
+   * hello). Tools whose model name differs from their own carry `renamed`.
+   */
+  "chat:tools": { chatId: string; tools: ChatTool[] };
   /** A turn started or ended in a chat. */
   "turn:state": { chatId: string; conversationId: string; running: boolean };
   /** The model context of a chat's last turn, for the inspector. */

@@ -5,6 +5,9 @@
  */
 export * from "./ack";
 export * from "./events";
+export * from "./http-origin";
 export * from "./limits";
+export * from "./loopback-host";
 export * from "./records";
+export * from "./session-binding";
 export * from "./wire-error";

@@ -48,8 +48,13 @@ export const messagePartSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("tool-call"),
     toolCallId: z.string(),
+    /** The tool's own name on its source (what the person sees). */
     name: z.string(),
     arguments: z.unknown(),
+    /** The source (MCP server or app) the tool belongs to. */
+    source: z.string().optional(),
+    /** The name the model was given for the tool, when it differs from `name`. */
+    modelName: z.string().optional(),
   }),
   z.object({
     type: z.literal("tool-result"),
@@ -57,8 +62,15 @@ export const messagePartSchema = z.discriminatedUnion("type", [
     name: z.string(),
     value: z.unknown(),
     isError: z.boolean(),
+    /** The name the model was given for the tool, when it differs from `name`. */
+    modelName: z.string().optional(),
   }),
-  z.object({ type: z.literal("card"), instanceId: z.string() }),
+  z.object({
+    type: z.literal("card"),
+    instanceId: z.string(),
+    /** The model tool call that opened the card; the card shows with that call's row. */
+    toolCallId: z.string().optional(),
+  }),
 ]);
 
 /** One part of a stored message: text, a tool call, its result, or a card it opened. */
@@ -83,6 +95,22 @@ export const messageSchema = z.object({
   parts: z.array(messagePartSchema),
   status: z.enum(messageStatuses),
   error: z.string().optional(),
+  /** For status `error`: whether running the turn again (`turn:retry`) may help. */
+  retryable: z.boolean().optional(),
+  /** Tokens the model reported for a reply, when the provider reports them. */
+  usage: z
+    .object({
+      inputTokens: z.number().optional(),
+      outputTokens: z.number().optional(),
+      cachedInputTokens: z.number().optional(),
+    })
+    .optional(),
+  /**
+   * Set when an app's view wrote this message and the chat sent it as the person's (a chat whose
+   * app messages `submit`): which card, of which source, under which title. The model sees it as
+   * the person's message; the person should see that the app wrote it.
+   */
+  fromApp: z.object({ instanceId: z.string(), source: z.string(), title: z.string() }).optional(),
   createdAt: z.number(),
 });
 
@@ -107,6 +135,8 @@ export const cardDescriptorSchema = z.object({
   /** True when a check (`onAppCall`) applied to the card's page calls when it was opened. */
   checked: z.boolean(),
   messageId: z.string().optional(),
+  /** The model tool call that opened the card (live cards; a saved card's part carries it too). */
+  toolCallId: z.string().optional(),
   createdAt: z.number(),
   closed: z.boolean().optional(),
   /**
@@ -131,6 +161,25 @@ export const conversationSummarySchema = z.object({
 
 /** A conversation in the person's list. */
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+/**
+ * One tool a chat offers the model: the name the model is given and the tool it stands for. The
+ * model name differs from the tool's own name when that name is one some provider refuses, or
+ * when another source of the chat offers a tool of the same name.
+ */
+export const chatToolSchema = z.object({
+  /** The name the model is given (unique in the chat, accepted by every provider). */
+  modelName: z.string(),
+  /** The tool's own name on its source. */
+  name: z.string(),
+  source: z.string(),
+  title: z.string().optional(),
+  /** Why the model name differs from the tool's name, in a sentence for the person. */
+  renamed: z.string().optional(),
+});
+
+/** One tool a chat offers the model. */
+export type ChatTool = z.infer<typeof chatToolSchema>;
 
 /** A chat of the session, as the browser lays it out. */
 export const chatInfoSchema = z.object({
@@ -171,6 +220,16 @@ export const sessionSnapshotSchema = z.object({
 /** What the browser learns when its socket is ready. */
 export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
 
+/**
+ * The powerful permissions a view may ask for (`_meta.ui.permissions` keys). A card gets one only
+ * after the person said yes to it for the card's source; the browser sends the granted ones with
+ * `card:attach`, and only those reach the sandbox's `allow` attribute.
+ */
+export const pagePermissionNames = ["camera", "microphone", "geolocation", "clipboardWrite"] as const;
+
+/** One of {@link pagePermissionNames}. */
+export type PagePermissionName = (typeof pagePermissionNames)[number];
+
 /** The view's page, ready for the sandbox, in the reply to `card:attach`. */
 export const cardPageSchema = z.object({
   html: z.string(),
@@ -204,6 +263,12 @@ export const attachReplySchema = z.object({
   restored: z.boolean(),
   /** When the card last reported its model context, if it has. */
   reportedAt: z.number().nullable(),
+  /**
+   * This page load's generation: every attach starts a newer one. The browser sends it back with
+   * `card:post-message` and `card:update-context`, and only the newest load's are used
+   * (seed-behaviours 1.6).
+   */
+  generation: z.number().int().optional(),
 });
 
 /** Reply to `card:attach`. */

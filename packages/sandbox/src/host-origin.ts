@@ -1,3 +1,4 @@
+import { httpOrigin } from "@mcp-chat-host/protocol";
 import { SandboxConfigurationError } from "./sandbox-error";
 
 /**
@@ -9,20 +10,12 @@ import { SandboxConfigurationError } from "./sandbox-error";
  * @throws {SandboxConfigurationError} `invalid_host_origin` when the value is not an http(s) URL.
  */
 export function normalizeHostOrigin(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  const origin = httpOrigin(value);
+  if (origin === undefined) {
     throw new SandboxConfigurationError(
       "invalid_host_origin",
-      `The host origin "${value}" is not a URL; pass the chat page's origin, e.g. "http://127.0.0.1:3000".`,
+      `The host origin "${value}" is not an http(s) URL; pass the chat page's origin, e.g. "http://127.0.0.1:3000".`,
     );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SandboxConfigurationError(
-      "invalid_host_origin",
-      `The host origin "${value}" is not an http(s) origin; pass the chat page's origin, e.g. "http://127.0.0.1:3000".`,
-    );
-  }
-  return url.origin;
+  return origin;
 }

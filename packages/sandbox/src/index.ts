@@ -1,15 +1,19 @@
 /**
- * The sandbox in which MCP Apps views run: the Content-Security-Policy built from a view's
- * declared domains, the iframe `allow` and `sandbox` values, the proxy URL's parameters, and the
- * proxy page and script a sandbox origin serves. Imports nothing of ours and nothing from Node,
- * so the server and the browser can both use it.
+ * The sandbox in which MCP Apps views run: its origins (one proxy origin, one view origin per
+ * source), the Content-Security-Policy built from a view's declared domains, the iframe `allow`
+ * and `sandbox` values, the proxy URL's parameters and the view's signed URL, the proxy page and
+ * script, and the view's document with the script that locks its realm. Imports only the protocol
+ * package (origin and loopback helpers) and nothing from Node, so the server and the browser can
+ * both use it.
  */
 export * from "./csp/content-security-policy";
 export * from "./csp/csp-source";
 export * from "./frame/allow-attribute";
 export * from "./frame/sandbox-tokens";
 export * from "./host-origin";
+export * from "./origins/sandbox-origins";
 export * from "./params/proxy-params";
+export * from "./params/view-url";
 export * from "./proxy/proxy-page";
 export * from "./proxy/proxy-script";
 export * from "./proxy/sandbox-methods";
@@ -17,3 +21,6 @@ export * from "./rejection";
 export * from "./resource-metadata";
 export * from "./sandbox-error";
 export * from "./server/sandbox-request";
+export * from "./view/realm-lockdown";
+export * from "./view/view-page";
+export * from "./view/view-script";

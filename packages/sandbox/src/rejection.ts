@@ -5,10 +5,12 @@
  * - `insecure_scheme`: `http:`/`ws:` to a host other than this machine.
  * - `broad_wildcard`: `*.` over a single label (`https://*.com`).
  * - `names_host_origin`: would let the view reach the chat host itself.
+ * - `names_sandbox_origin`: would let the view frame, fetch or load from the sandbox's own origins.
  * - `too_long` / `too_many`: over the size limits.
  * - `wrong_type`: not a string, not a list, not an object.
  * - `unknown_field`: a key the MCP Apps metadata does not define.
- * - `malformed_parameter`: a URL parameter that is not base64url JSON.
+ * - `malformed_parameter`: a URL parameter that is not base64url JSON, or given twice.
+ * - `not_a_host_origin`: a proxy URL naming a page origin the host is not served on.
  */
 export type RejectionCode =
   | "unsafe_character"
@@ -16,11 +18,13 @@ export type RejectionCode =
   | "insecure_scheme"
   | "broad_wildcard"
   | "names_host_origin"
+  | "names_sandbox_origin"
   | "too_long"
   | "too_many"
   | "wrong_type"
   | "unknown_field"
-  | "malformed_parameter";
+  | "malformed_parameter"
+  | "not_a_host_origin";
 
 /** A value that was dropped, and why; the host logs these per card as its CSP audit trail. */
 export interface Rejection {

@@ -1,5 +1,10 @@
 /** Stable codes of {@link SandboxConfigurationError}. */
-export type SandboxConfigurationErrorCode = "invalid_host_origin" | "invalid_frame_ancestor";
+export type SandboxConfigurationErrorCode =
+  | "invalid_host_origin"
+  | "invalid_frame_ancestor"
+  | "invalid_origin_template"
+  | "invalid_source_label"
+  | "invalid_signing_key";
 
 /**
  * Thrown when the server hands this package a configuration it cannot build a safe sandbox

@@ -164,6 +164,68 @@ describe("createCardBridge", () => {
     expect(await ready).toEqual({});
   });
 
+  it("answers a request the host does not pass on with -32601 naming the method", async () => {
+    const pageHandlers = handlers();
+    const { viewSide } = await connectPair(pageHandlers);
+    const refused = [
+      "sampling/createMessage",
+      "tools/list",
+      "prompts/list",
+      "prompts/get",
+      "resources/subscribe",
+      "completion/complete",
+      "logging/setLevel",
+      "elicitation/create",
+      "initialize",
+      "server/discover",
+      "subscriptions/listen",
+      "ui/notifications/initialized",
+      "ui/not-a-method",
+      "anything/else",
+    ];
+    const answers = new Map<unknown, unknown>();
+    const ready = new Promise<void>((resolve) => {
+      viewSide.onmessage = (message) => {
+        if ("id" in message) answers.set(message.id, message);
+        if (answers.size === refused.length + 1) resolve();
+      };
+    });
+    for (const [index, method] of refused.entries()) {
+      await viewSide.send({ jsonrpc: "2.0", id: `refused-${index}`, method, params: {} });
+    }
+    await viewSide.send({ jsonrpc: "2.0", id: "ping", method: "ping" });
+    await ready;
+    for (const [index, method] of refused.entries()) {
+      expect(answers.get(`refused-${index}`), method).toEqual({
+        jsonrpc: "2.0",
+        id: `refused-${index}`,
+        error: { code: -32601, message: `The host doesn't pass on ${method}.` },
+      });
+    }
+    // What the host does pass on still works.
+    expect(answers.get("ping")).toMatchObject({ id: "ping", result: {} });
+    expect(pageHandlers.callTool).not.toHaveBeenCalled();
+  });
+
+  it("still answers every method it passes on after refusing others", async () => {
+    const pageHandlers = handlers();
+    const { app, viewSide } = await connectPair(pageHandlers);
+    await viewSide.send({ jsonrpc: "2.0", id: "x", method: "tools/list", params: {} });
+    expect(await app.callServerTool({ name: "get-time" })).toMatchObject({
+      content: [{ type: "text", text: "called" }],
+    });
+    expect(await app.listServerResources({})).toMatchObject({ resources: [] });
+    expect(await app.readServerResource({ uri: "ui://a/b" })).toMatchObject({
+      contents: [{ uri: "ui://a/b" }],
+    });
+    await app.sendMessage({ role: "user", content: [{ type: "text", text: "hi" }] });
+    await app.updateModelContext({ content: [{ type: "text", text: "state" }] });
+    expect(await app.requestDisplayMode({ mode: "fullscreen" })).toEqual({ mode: "inline" });
+    expect(await app.openLink({ url: "https://example.com" })).toEqual({});
+    expect(pageHandlers.message).toHaveBeenCalledTimes(1);
+    expect(pageHandlers.updateModelContext).toHaveBeenCalledTimes(1);
+  });
+
   it("gives the view the server's JSON-RPC code and message when a call is refused", async () => {
     const refused = new CardRequestError(
       wireError("refused", "Deleting is not allowed from this card.", { rpcCode: -32602 }),

@@ -1,7 +1,8 @@
 // One AppBridge per card, with every handler in place before `connect()`: a view may send requests
 // right after the handshake, and a capability announced without a handler answers "method not
 // found". The bridge has no MCP client (`null`): each request goes to the server over the socket,
-// where the card's own source and the gate answer it.
+// where the card's own source and the gate answer it. A request for anything else never reaches
+// the bridge: the host answers it itself, naming the method (seed-behaviours 1.9).
 import {
   AppBridge,
   type AppBridgeEventMap,
@@ -9,7 +10,13 @@ import {
   type McpUiHostCapabilities,
   type McpUiHostContext,
 } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { Implementation } from "@modelcontextprotocol/client";
+import type {
+  Implementation,
+  JSONRPCMessage,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/client";
 
 // The bridge's own handler type for a setter, without its second (`extra`) argument.
 type RequestHandler<K extends keyof AppBridge> =
@@ -83,8 +90,92 @@ export const cardBridgeEvents = [
 ] as const;
 
 /**
+ * The requests a card's view may make of the host: the MCP requests the host passes on to the
+ * card's own source (seed-behaviours 1.9: `tools/call`, `resources/read`, `resources/list`,
+ * `resources/templates/list`, `ping`) and the `ui/*` requests the bridge answers.
+ */
+export const passedOnRequestMethods: ReadonlySet<string> = new Set([
+  "ping",
+  "tools/call",
+  "resources/read",
+  "resources/list",
+  "resources/templates/list",
+  "ui/initialize",
+  "ui/message",
+  "ui/update-model-context",
+  "ui/open-link",
+  "ui/download-file",
+  "ui/request-display-mode",
+]);
+
+/** JSON-RPC "method not found". */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The answer to a view's request the host does not pass on (seed-behaviours 1.9).
+ *
+ * @returns `The host doesn't pass on <method>.`
+ */
+export function notPassedOnMessage(method: string): string {
+  return `The host doesn't pass on ${method}.`;
+}
+
+/**
+ * A transport that answers every request outside {@link passedOnRequestMethods} itself with
+ * JSON-RPC -32601 and {@link notPassedOnMessage}, and hands the rest to the bridge. Without it
+ * the SDK answers "Method not found" for methods without a handler, and some methods (those of
+ * a protocol revision the bridge does not speak) never reach any fallback.
+ */
+class PassedOnRequestsOnly implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  constructor(private readonly inner: Transport) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onmessage = (message, extra) => {
+      if ("method" in message && "id" in message && !passedOnRequestMethods.has(message.method)) {
+        this.inner
+          .send({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: { code: METHOD_NOT_FOUND, message: notPassedOnMessage(message.method) },
+          })
+          .catch((error: unknown) =>
+            this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+          );
+        return;
+      }
+      this.onmessage?.(message, extra);
+    };
+    await this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/**
  * Creates a card's bridge and registers every request handler and event listener on it. The
- * bridge is not connected: the caller connects it once its transport exists.
+ * bridge is not connected: the caller connects it once its transport exists; `connect()` puts
+ * {@link passedOnRequestMethods} in front of it, so every other request of the view is answered
+ * `-32601` with {@link notPassedOnMessage}.
  *
  * @param options - host info, capabilities, the initial host context and the handlers.
  * @param construct - creates the AppBridge; default {@link constructAppBridge}.
@@ -117,5 +208,7 @@ export function createCardBridge(
   bridge.addEventListener("sizechange", (params) => handlers.sizeChange(params));
   bridge.addEventListener("loggingmessage", (params) => handlers.loggingMessage(params));
   bridge.addEventListener("requestteardown", (params) => handlers.requestTeardown(params));
+  const connect = bridge.connect.bind(bridge);
+  bridge.connect = (transport) => connect(new PassedOnRequestsOnly(transport));
   return bridge;
 }

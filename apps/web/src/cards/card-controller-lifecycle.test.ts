@@ -59,7 +59,8 @@ describe("CardController: loading a view", () => {
       "#ffffff",
     );
     expect(fixture.server.received.filter((entry) => entry.event === "card:attach")).toEqual([
-      { event: "card:attach", payload: { instanceId: "card-1" } },
+      // With the permissions the person granted the source (issue 9, item 7).
+      { event: "card:attach", payload: { instanceId: "card-1", permissions: ["clipboardWrite"] } },
     ]);
     expect(cardStoreAccess.get("card-1")).toMatchObject({ status: "ready", title: "Clock" });
   });

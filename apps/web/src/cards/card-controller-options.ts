@@ -1,5 +1,6 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import type { Transport } from "@modelcontextprotocol/client";
+import type { PermissionGrantsAccess } from "../consent/permission-grants-access";
 import type { AttachQueue } from "./attach-queue";
 import type { AppBridgeConstructor } from "./card-bridge";
 import type { PageActions } from "./card-page-requests";
@@ -40,6 +41,8 @@ export interface CardControllerOptions {
   createTransport?: (iframe: HTMLIFrameElement, sandboxOrigin: string) => Transport;
   /** Opens tabs and saves files; default the browser's. */
   page?: PageActions;
+  /** The person's answers about views' permissions; default the page's (browser storage). */
+  permissions?: PermissionGrantsAccess;
   timers?: TimerFunctions;
   now?: () => number;
 }

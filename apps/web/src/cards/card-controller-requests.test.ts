@@ -3,7 +3,7 @@
 // (see card-controller-lifecycle.test.ts).
 import { describe, expect, it, vi } from "vitest";
 import { cardStoreAccess } from "./card-store";
-import { recordingView, useControllerFixture } from "./testing/controller-fixture";
+import { descriptor, recordingView, useControllerFixture } from "./testing/controller-fixture";
 
 const fixture = useControllerFixture();
 
@@ -138,10 +138,14 @@ describe("CardController: display modes, size and theme", () => {
   it("honours declared modes, answers with the mode in effect and tells the view", async () => {
     const { controller, view } = await fixture.openCard(recordingView(["inline", "fullscreen"]));
     expect(await view.app.requestDisplayMode({ mode: "pip" })).toEqual({ mode: "inline" });
-    expect(await view.app.requestDisplayMode({ mode: "fullscreen" })).toEqual({
-      mode: "fullscreen",
-    });
+    // Full screen from the view waits for the person's yes (issue 9, item 2).
+    const asked = view.app.requestDisplayMode({ mode: "fullscreen" });
+    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.displayRequest).not.toBeNull());
+    expect(cardStoreAccess.get("card-1")?.displayMode).toBe("inline");
+    cardStoreAccess.get("card-1")?.displayRequest?.answer(true);
+    expect(await asked).toEqual({ mode: "fullscreen" });
     expect(cardStoreAccess.get("card-1")?.displayMode).toBe("fullscreen");
+    expect(cardStoreAccess.get("card-1")?.displayRequest).toBeNull();
     expect(view.contextChanges).toContainEqual(
       expect.objectContaining({ displayMode: "fullscreen" }),
     );
@@ -150,6 +154,32 @@ describe("CardController: display modes, size and theme", () => {
     expect(controller.setDisplayMode("inline")).toBe("inline");
     await fixture.roundTrip();
     expect(view.app.getHostContext()?.displayMode).toBe("inline");
+  });
+
+  it("never puts a view in full screen without the person: a no holds for the card", async () => {
+    const { view } = await fixture.openCard(recordingView(["inline", "fullscreen"]));
+    const asked = view.app.requestDisplayMode({ mode: "fullscreen" });
+    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.displayRequest).not.toBeNull());
+    // A second request while the question is open gets the mode in effect, and no second question.
+    expect(await view.app.requestDisplayMode({ mode: "fullscreen" })).toEqual({ mode: "inline" });
+    cardStoreAccess.get("card-1")?.displayRequest?.answer(false);
+    expect(await asked).toEqual({ mode: "inline" });
+    // After a no, the view is not asked about again: its next request is refused at once.
+    expect(await view.app.requestDisplayMode({ mode: "fullscreen" })).toEqual({ mode: "inline" });
+    expect(cardStoreAccess.get("card-1")).toMatchObject({
+      displayMode: "inline",
+      displayRequest: null,
+    });
+  });
+
+  it("keeps one card in full screen at a time, so its host bar is never covered", async () => {
+    const { controller } = await fixture.openCard();
+    // A second card that never attaches (saved closed): enough to take full screen.
+    const other = fixture.startCard({ card: descriptor({ instanceId: "card-2", closed: true }) });
+    expect(controller.setDisplayMode("fullscreen")).toBe("fullscreen");
+    expect(other.setDisplayMode("fullscreen")).toBe("fullscreen");
+    expect(cardStoreAccess.get("card-1")?.displayMode).toBe("inline");
+    expect(cardStoreAccess.get("card-2")?.displayMode).toBe("fullscreen");
   });
 
   it("follows the view's height inline only, ignoring small shrinks", async () => {

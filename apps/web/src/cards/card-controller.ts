@@ -8,13 +8,20 @@
 //    `tool-cancelled` (ViewDelivery), then the host-context changes since its `ui/initialize`
 //    (HostContextSync).
 // 4. `ui/resource-teardown` (answered or timed out) comes before `card:teardown` and the close.
-import type { AttachReply } from "@mcp-chat-host/protocol";
+import type { AttachReply, PagePermissionName } from "@mcp-chat-host/protocol";
+import type { AppBridge, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import {
-  buildAllowAttribute,
-  type AppBridge,
-  type McpUiHostContext,
-  type McpUiResourcePermissions,
-} from "@modelcontextprotocol/ext-apps/app-bridge";
+  oneQuestionPerSource,
+  pagePermissionGrants,
+  type PermissionGrantsAccess,
+} from "../consent/permission-grants-access";
+import {
+  allowAttributeFor,
+  declaredPermissions,
+  permissionList,
+  permissionsObject,
+} from "../consent/permission-names";
+import { grantedOf, undecidedOf } from "../state/permission-grants-store";
 import { pageAttachQueue, type AttachQueue, type AttachTicket } from "./attach-queue";
 import { createCardBridge } from "./card-bridge";
 import {
@@ -50,6 +57,8 @@ import {
   type DisplayModeRequester,
 } from "./display-mode";
 import { containerDimensionsFor, initialFrameHeight, nextFrameHeight } from "./frame-size";
+import { claimFullscreen, releaseFullscreen } from "./fullscreen-owner";
+import { PersonQuestion } from "./person-question";
 import { watchNearViewport } from "./near-viewport";
 import { buildHostContext, cardHostCapabilities, cardHostInfo } from "./host-context";
 import { HostContextSync } from "./host-context-sync";
@@ -77,7 +86,8 @@ export class CardController implements LiveCard {
   readonly #store: CardStoreAccess;
   readonly #timers: TimerFunctions;
   readonly #now: () => number;
-  readonly #delivery: ViewDelivery;
+  /** Replaced when the view is loaded again (a permission answer changed). */
+  #delivery: ViewDelivery;
   readonly #queue: AttachQueue;
   /** The first attach's place in the queue, until its attach is done. */
   #ticket: AttachTicket | null = null;
@@ -90,6 +100,20 @@ export class CardController implements LiveCard {
   #frameHeight = initialFrameHeight;
   #measured: BoxSize = { width: 0, height: 0 };
   readonly #download = new DownloadQuestion((download) => this.#patch({ download }));
+  readonly #displayQuestion = new PersonQuestion<{ mode: "fullscreen" }>((displayRequest) =>
+    this.#patch({ displayRequest }),
+  );
+  readonly #permissionQuestion = new PersonQuestion<{
+    permissions: readonly PagePermissionName[];
+  }>((permissionRequest) => this.#patch({ permissionRequest }));
+  readonly #grants: PermissionGrantsAccess;
+  /** The person said no to this view's full-screen request: it is not asked again. */
+  #fullscreenRefused = false;
+  /** What stops with the current load of the view (its size observer). */
+  readonly #viewStops: Array<() => void> = [];
+  /** The `allow` value the current load of the view got. */
+  #appliedAllow: string | null = null;
+  #reloading: Promise<void> | null = null;
   #started = false;
   #releaseScheduled = false;
   #disposal: Promise<void> | null = null;
@@ -105,13 +129,10 @@ export class CardController implements LiveCard {
     this.#now = options.now ?? Date.now;
     this.#queue = options.attachQueue ?? pageAttachQueue;
     this.#theme = options.theme;
-    this.#delivery = new ViewDelivery(
+    this.#grants = options.permissions ?? pagePermissionGrants;
+    this.#delivery = this.#newDelivery(
       { result: options.card.result, cancelled: options.card.cancelled ?? null },
-      (kind, text) =>
-        kind === "load"
-          ? this.#patch({ status: "error", error: text })
-          : this.#hostLog(kind === "repeat" ? "warning" : "error", text),
-      { streaming: options.card.inputStreaming === true },
+      options.card.inputStreaming === true,
     );
     registerLiveCard(this);
     const state: CardState = initialCardState(options.card);
@@ -183,6 +204,8 @@ export class CardController implements LiveCard {
     requestedBy: DisplayModeRequester = "person",
   ): DisplayMode {
     if (this.#disposal !== null) return this.#mode;
+    // The person chose: a view's open question about full screen is moot.
+    if (requestedBy === "person") this.#displayQuestion.withdraw();
     const next = decideDisplayMode({
       requested,
       current: this.#mode,
@@ -190,6 +213,11 @@ export class CardController implements LiveCard {
       requestedBy,
     });
     if (next !== this.#mode) {
+      if (next === "fullscreen") {
+        claimFullscreen(this.instanceId, () => this.setDisplayMode("inline", "person"));
+      } else if (this.#mode === "fullscreen") {
+        releaseFullscreen(this.instanceId);
+      }
       this.#mode = next;
       this.#patch({ displayMode: next });
       this.#publish({
@@ -213,7 +241,7 @@ export class CardController implements LiveCard {
     const ticket = this.#queue.enter(this.#options.holder);
     try {
       if (!(await ticket.granted) || this.#disposal !== null) return;
-      await requestAck(this.#options.socket, "card:attach", { instanceId: this.instanceId });
+      await requestAck(this.#options.socket, "card:attach", this.#attachPayload());
     } catch (error) {
       this.#hostLog(
         "warning",
@@ -222,6 +250,55 @@ export class CardController implements LiveCard {
     } finally {
       ticket.release();
     }
+  }
+
+  /**
+   * A view's `ui/request-display-mode`. Modes it did not declare are refused (the answer is the
+   * mode in effect). Full screen covers the whole window, so a view gets it only after the
+   * person said yes to a question the host shows; after a no, later requests are refused
+   * without asking again. Other declared modes (inline, picture in picture) are switched to.
+   *
+   * @returns the mode in effect afterwards.
+   */
+  async requestDisplayModeFromView(requested: unknown): Promise<DisplayMode> {
+    if (this.#disposal !== null) return this.#mode;
+    const next = decideDisplayMode({
+      requested,
+      current: this.#mode,
+      declared: this.#declaredModes(),
+      requestedBy: "view",
+    });
+    if (next !== "fullscreen" || this.#mode === "fullscreen") {
+      return this.setDisplayMode(next, "view");
+    }
+    if (this.#fullscreenRefused) {
+      this.#hostLog("info", "The app asked for full screen again; you said no, so it stays here.");
+      return this.#mode;
+    }
+    if (this.#displayQuestion.open) return this.#mode;
+    const accepted = await this.#displayQuestion.ask({ mode: "fullscreen" });
+    if (accepted === null || this.#disposal !== null) return this.#mode;
+    if (!accepted) {
+      this.#fullscreenRefused = true;
+      this.#hostLog("info", "You kept the app in the conversation instead of full screen.");
+      return this.#mode;
+    }
+    return this.setDisplayMode("fullscreen", "view");
+  }
+
+  /**
+   * The person allowed or withdrew one of the view's permissions, for every card of its source
+   * (the card's permission panel); the source's open cards load again with the change.
+   */
+  answerPermission(name: PagePermissionName, granted: boolean): void {
+    if (this.#disposal !== null) return;
+    this.#grants.answer(this.#options.card.source, [name], granted ? "granted" : "refused");
+    this.#hostLog(
+      "info",
+      granted
+        ? `You allowed the app to use ${permissionList([name])}.`
+        : `You withdrew the app's use of ${permissionList([name])}.`,
+    );
   }
 
   /** Answers the pending download question, if any. */
@@ -256,6 +333,9 @@ export class CardController implements LiveCard {
     if (this.#ticket?.waiting === true) this.#ticket.release();
     this.#disposeReason = reason;
     this.#notifyServer = options.notifyServer ?? true;
+    this.#displayQuestion.withdraw();
+    this.#permissionQuestion.withdraw();
+    releaseFullscreen(this.instanceId);
     this.#disposal = this.#runDisposal(options.message ?? null);
     return this.#disposal;
   }
@@ -280,9 +360,16 @@ export class CardController implements LiveCard {
     this.#delivery.stop();
     // An attach still under way sends this itself when its reply comes (see #attach).
     if (this.#reply !== null && this.#notifyServer) this.#sendTeardown();
+    for (const stop of this.#viewStops.splice(0)) stop();
     for (const stop of this.#stops.splice(0)) stop();
     if (bridge !== null) await bridge.close().catch(() => undefined);
-    this.#patch({ status: "closed", error: message, download: null });
+    this.#patch({
+      status: "closed",
+      error: message,
+      download: null,
+      displayRequest: null,
+      permissionRequest: null,
+    });
     unregisterLiveCard(this);
   }
 
@@ -344,6 +431,9 @@ export class CardController implements LiveCard {
       composerFill: (chatId, text) => this.#callbacks().onCompose?.(chatId, text),
     });
     this.#stops.push(stop);
+    this.#stops.push(
+      this.#grants.subscribe(this.#options.card.source, () => this.#onPermissionsChanged()),
+    );
   }
 
   /** Waits for the card's turn in the attach queue, attaches, frees the turn. */
@@ -368,23 +458,21 @@ export class CardController implements LiveCard {
   }
 
   async #attachNow(): Promise<void> {
-    const { socket, iframe } = this.#options;
-    let reply: AttachReply;
-    try {
-      // The acknowledgement timeout starts here, not while the card waited for its turn.
-      reply = await requestAck(socket, "card:attach", { instanceId: this.instanceId });
-    } catch (error) {
-      if (this.#disposal === null) this.#patch({ status: "error", error: messageOf(error) });
-      return;
+    const { iframe } = this.#options;
+    let reply = await this.#requestAttach();
+    if (reply === null) return;
+    const declared = declaredPermissions(reply.page.permissions);
+    if (undecidedOf(this.#grants.answersFor(reply.source), declared).length > 0) {
+      // The person may take a while to answer: other cards attach meanwhile.
+      this.#ticket?.release();
+      if (!(await this.#askPermissions(reply, declared))) return;
+      // Attach again with the answer: the sandbox's proxy URL carries only granted permissions.
+      reply = await this.#requestAttach();
+      if (reply === null) return;
     }
-    this.#reply = reply;
-    if (this.#disposal !== null) {
-      // Torn down while attaching: the server attached it, so tell it (unless it closed it).
-      if (this.#notifyServer) this.#sendTeardown();
-      return;
-    }
+    const granted = grantedOf(this.#grants.answersFor(reply.source), declared);
     const problem = sandboxProblem(reply.page);
-    const bridge = problem === null ? this.#createBridge(reply) : null;
+    const bridge = problem === null ? this.#createBridge(reply, granted) : null;
     this.#patch({
       status: problem === null ? "loading" : "error",
       error: problem,
@@ -399,12 +487,16 @@ export class CardController implements LiveCard {
           : null,
       reportedAt: reply.reportedAt,
       prefersBorder: reply.page.prefersBorder ?? null,
+      permissions: { declared, granted },
     });
     if (bridge === null) return;
     try {
-      const permissions = reply.page.permissions as McpUiResourcePermissions | undefined;
-      const allow = buildAllowAttribute(permissions);
+      // Only what the person granted: the browser's own prompt names the host, not the app, and
+      // its grant would hold for every view.
+      const allow = allowAttributeFor(granted);
       if (allow !== "") iframe.setAttribute("allow", allow);
+      else iframe.removeAttribute("allow");
+      this.#appliedAllow = allow;
       const createTransport = this.#options.createTransport ?? sandboxTransport;
       // The proxy URL's origin is the sandbox origin (sandboxProblem checked), in normal form.
       await bridge.connect(createTransport(iframe, new URL(reply.page.proxyUrl).origin));
@@ -416,7 +508,7 @@ export class CardController implements LiveCard {
       return;
     }
     if (this.#disposal !== null) return;
-    this.#stops.push(
+    this.#viewStops.push(
       observeContainer(this.#options.holder, (size) => {
         this.#measured = size;
         this.#publish({ containerDimensions: containerDimensionsFor(this.#mode, size) });
@@ -426,7 +518,138 @@ export class CardController implements LiveCard {
     iframe.src = reply.page.proxyUrl;
   }
 
-  #createBridge(reply: AttachReply): AppBridge {
+  /**
+   * Sends `card:attach` with the permissions the person granted the card's source.
+   *
+   * @returns the reply; null when the attach failed (the card shows why) or the card was torn
+   *   down meanwhile.
+   */
+  async #requestAttach(): Promise<AttachReply | null> {
+    const first = this.#reply === null;
+    let reply: AttachReply;
+    try {
+      // The acknowledgement timeout starts here, not while the card waited for its turn.
+      reply = await requestAck(this.#options.socket, "card:attach", this.#attachPayload());
+    } catch (error) {
+      // The slot is free as soon as the card shows why it failed.
+      this.#ticket?.release();
+      if (this.#disposal === null) this.#patch({ status: "error", error: messageOf(error) });
+      return null;
+    }
+    this.#reply = reply;
+    if (this.#disposal !== null) {
+      // Torn down while attaching: the server attached it, so tell it (unless it closed it, or
+      // the teardown already went out after an earlier attach).
+      if (first && this.#notifyServer) this.#sendTeardown();
+      return null;
+    }
+    return reply;
+  }
+
+  /** `card:attach`'s payload: the card and the permissions the person granted its source. */
+  #attachPayload(): { instanceId: string; permissions?: PagePermissionName[] } {
+    const permissions = grantedOf(this.#grants.answersFor(this.#options.card.source));
+    return permissions.length === 0
+      ? { instanceId: this.instanceId }
+      : { instanceId: this.instanceId, permissions };
+  }
+
+  /**
+   * Asks the person about the permissions of the card's source they have not answered yet,
+   * naming the app, and records the answer. One question per source at a time: a card that
+   * waited finds the answer given for another card of the same source.
+   *
+   * @returns false when the card went away before an answer.
+   */
+  #askPermissions(reply: AttachReply, declared: readonly PagePermissionName[]): Promise<boolean> {
+    const source = reply.source;
+    return oneQuestionPerSource(source, async () => {
+      const undecided = undecidedOf(this.#grants.answersFor(source), declared);
+      if (undecided.length === 0) return this.#disposal === null;
+      if (this.#disposal !== null) return false;
+      this.#patch({ title: reply.title, source });
+      const accepted = await this.#permissionQuestion.ask({ permissions: undecided });
+      if (accepted === null || this.#disposal !== null) return false;
+      this.#grants.answer(source, undecided, accepted ? "granted" : "refused");
+      this.#hostLog(
+        "info",
+        accepted
+          ? `You allowed this app to use ${permissionList(undecided)}.`
+          : `You did not allow this app to use ${permissionList(undecided)}.`,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * The person changed an answer about the source's permissions (the card's permission panel,
+   * or another card of the same source): a running view keeps what its frame was given until it
+   * loads again, so it is loaded again when what it may use changed.
+   */
+  #onPermissionsChanged(): void {
+    if (this.#appliedAllow === null || this.#disposal !== null) return;
+    const declared = declaredPermissions(this.#reply?.page.permissions);
+    const granted = grantedOf(this.#grants.answersFor(this.#options.card.source), declared);
+    this.#patch({ permissions: { declared, granted } });
+    if (allowAttributeFor(granted) !== this.#appliedAllow) void this.reloadView();
+  }
+
+  /**
+   * Loads the view again in the same iframe element: `ui/resource-teardown` to the current view
+   * (bounded wait), its bridge closed, then attach, a new bridge and the proxy loaded again, as
+   * the first time. Used when the frame's `allow` must change: a browser applies it only when the
+   * frame loads. The view's state is lost, as on any reload.
+   *
+   * @returns when the new load has started; never rejects.
+   */
+  reloadView(): Promise<void> {
+    if (this.#reloading !== null) return this.#reloading;
+    const reloading = this.#runReload().finally(() => {
+      if (this.#reloading === reloading) this.#reloading = null;
+    });
+    this.#reloading = reloading;
+    return reloading;
+  }
+
+  async #runReload(): Promise<void> {
+    if (this.#disposal !== null || this.#appliedAllow === null) return;
+    const bridge = this.#bridge;
+    if (bridge !== null && this.#delivery.initialized) {
+      await teardownWithTimeout(() => bridge.teardownResource({}), teardownTimeoutMs, this.#timers);
+    }
+    if (this.#disposal !== null) return;
+    this.#delivery.stop();
+    for (const stop of this.#viewStops.splice(0)) stop();
+    if (bridge !== null) await bridge.close().catch(() => undefined);
+    if (this.#disposal !== null) return;
+    this.#bridge = null;
+    this.#context = null;
+    this.#appliedAllow = null;
+    this.#delivery = this.#newDelivery(
+      { result: this.#delivery.result, cancelled: this.#delivery.cancelled },
+      false,
+    );
+    this.#hostLog("info", "The app was loaded again, so the change to its permissions applies.");
+    this.#patch({ status: "loading", declaredModes: null });
+    if (this.#mode !== "inline") this.setDisplayMode("inline", "person");
+    await this.#attachNow();
+  }
+
+  #newDelivery(
+    outcome: { result: Record<string, unknown> | null; cancelled: string | null },
+    streaming: boolean,
+  ): ViewDelivery {
+    return new ViewDelivery(
+      outcome,
+      (kind, text) =>
+        kind === "load"
+          ? this.#patch({ status: "error", error: text })
+          : this.#hostLog(kind === "repeat" ? "warning" : "error", text),
+      { streaming },
+    );
+  }
+
+  #createBridge(reply: AttachReply, granted: readonly PagePermissionName[]): AppBridge {
     this.#measured = measureElement(this.#options.holder);
     const hostContext = buildHostContext({
       theme: this.#theme,
@@ -438,6 +661,7 @@ export class CardController implements LiveCard {
     this.#context = new HostContextSync(hostContext);
     const requests = createPageRequests({
       instanceId: this.instanceId,
+      generation: reply.generation,
       socket: this.#options.socket,
       page: this.#options.page ?? browserPageActions,
       log: (entry) => this.#appendLog({ ...entry, at: this.#now() }),
@@ -453,7 +677,7 @@ export class CardController implements LiveCard {
         handlers: {
           ...requests,
           requestDisplayMode: async (params) => ({
-            mode: this.setDisplayMode(params.mode, "view"),
+            mode: await this.requestDisplayModeFromView(params.mode),
           }),
           sandboxReady: () => this.#delivery.sandboxReady(),
           initialized: () => void this.#onInitialized(),
@@ -473,7 +697,10 @@ export class CardController implements LiveCard {
       {
         html: reply.page.html,
         csp: reply.page.csp,
-        permissions: reply.page.permissions,
+        permissions:
+          granted.length === 0
+            ? undefined
+            : (permissionsObject(granted) as Record<string, unknown>),
         toolInput: reply.toolInput,
         inputStreaming: reply.inputStreaming,
       },

@@ -14,7 +14,7 @@ import { messageOf, toPageError } from "./card-request-error";
 import { requestAck, type CardSocket } from "./card-socket";
 import type { CardLogEntry, PendingDownload } from "./card-store";
 import { createDownloadBlob, planDownload, type DownloadItem } from "./download-files";
-import { decideOpenLink } from "./open-link";
+import { decideOpenLink, openLinkWithConsent } from "./open-link";
 
 /** What the page offers a card beyond the socket: opening tabs and saving files. */
 export interface PageActions {
@@ -22,6 +22,11 @@ export interface PageActions {
   openTab: (url: string) => void;
   /** Saves a file the person agreed to download. */
   saveFile: (name: string, blob: Blob) => void;
+  /**
+   * Asks the person one yes/no question (a link to a local address); without it such links are
+   * refused.
+   */
+  confirmLink?: (question: string) => boolean | Promise<boolean>;
 }
 
 /** The page's own actions: `window.open` with `noopener,noreferrer`, and a download link. */
@@ -29,6 +34,8 @@ export const browserPageActions: PageActions = {
   openTab: (url) => {
     window.open(url, "_blank", "noopener,noreferrer");
   },
+  // The browser's own dialog: drawn above every card, and a view cannot script it.
+  confirmLink: (question) => window.confirm(question),
   saveFile: (name, blob) => {
     const address = URL.createObjectURL(blob);
     const anchor = document.createElement("a");
@@ -47,6 +54,12 @@ export const browserPageActions: PageActions = {
 /** What {@link createPageRequests} needs from its card. */
 export interface PageRequestContext {
   instanceId: string;
+  /**
+   * The generation of this page load, from the card's `card:attach` reply: sent with its
+   * messages and reports, so the server uses only the newest load's. Absent when the server
+   * named none.
+   */
+  generation?: number | undefined;
   socket: CardSocket;
   page: PageActions;
   /** Adds a line to the card's log (and, for the view's own lines, to the server's). */
@@ -108,13 +121,18 @@ function saveItems(context: PageRequestContext, items: readonly DownloadItem[]):
  *   `CARD_CALL_ACK_TIMEOUT_MS`, since the server may ask the person first.
  * - `ui/message`: to the server (`{}`; `{ isError: true }` when the server refused it).
  * - `ui/update-model-context`: to the server; its time is shown in the title bar.
- * - `ui/open-link`: http(s) only, new tab, no opener; anything else `{ isError: true }` and a log line.
+ *   Both carry the page load's generation, when the attach reply named one.
+ * - `ui/open-link`: http(s) only, new tab, no opener; a local address (loopback, private,
+ *   link-local, local names) only after the person said yes; anything else `{ isError: true }`
+ *   and a log line.
  * - `ui/download-file`: planned (names, sizes, cap), confirmed by the person, then saved.
  *
  * @returns the handlers, to pass to `createCardBridge`.
  */
 export function createPageRequests(context: PageRequestContext): PageRequestHandlers {
   const { instanceId, socket } = context;
+  // Which load of the card's page speaks (seed-behaviours 1.6); only the newest is routed.
+  const page = context.generation === undefined ? {} : { generation: context.generation };
   return {
     async callTool(params) {
       try {
@@ -168,6 +186,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
         const content = params.content as unknown as Array<{ type: string }>;
         const reply = await requestAck(socket, "card:post-message", {
           instanceId,
+          ...page,
           role: "user",
           content,
         });
@@ -192,9 +211,10 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
       try {
         const payload: {
           instanceId: string;
+          generation?: number;
           content?: Array<{ type: string }>;
           structuredContent?: Record<string, unknown>;
-        } = { instanceId };
+        } = { instanceId, ...page };
         if (params.content !== undefined) {
           payload.content = params.content as unknown as Array<{ type: string }>;
         }
@@ -209,14 +229,13 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
       }
     },
     async openLink(params) {
-      const decision = decideOpenLink(params.url);
-      if (!decision.allowed) {
-        context.log({ origin: "host", level: "warning", data: decision.reason });
-        return { isError: true };
-      }
-      context.page.openTab(decision.url);
-      context.log({ origin: "host", level: "info", data: `Opened ${decision.url} in a new tab.` });
-      return {};
+      const { opened, log } = await openLinkWithConsent(
+        decideOpenLink(params.url),
+        (question) => context.page.confirmLink?.(question) ?? false,
+        (url) => context.page.openTab(url),
+      );
+      context.log({ origin: "host", level: opened ? "info" : "warning", data: log });
+      return opened ? {} : { isError: true };
     },
     async downloadFile(params) {
       const plan = planDownload(params.contents);

@@ -1,9 +1,11 @@
 // What the page shows of each live card, kept outside React so the card's controller (which
 // talks to the bridge and the socket) can update it and the card's component can render it.
+import type { PagePermissionName } from "@mcp-chat-host/protocol";
 import { create } from "zustand";
 import type { DisplayMode } from "./display-mode";
 import type { DownloadItem } from "./download-files";
 import { initialFrameHeight } from "./frame-size";
+import type { Pending } from "./person-question";
 
 /**
  * Where a card is in its life: `waiting` for its turn to attach (a few cards attach at a time),
@@ -31,6 +33,18 @@ export interface PendingDownload {
   answer: (accepted: boolean) => void;
 }
 
+/** A view's request for full screen, waiting for the person's answer. */
+export type PendingDisplayRequest = Pending<{ mode: "fullscreen" }>;
+
+/** Permissions a view declared that the person has not answered for its source yet. */
+export type PendingPermissionRequest = Pending<{ permissions: readonly PagePermissionName[] }>;
+
+/** A card's powerful permissions: what its view declared and what the person granted. */
+export interface CardPermissions {
+  declared: readonly PagePermissionName[];
+  granted: readonly PagePermissionName[];
+}
+
 /** The shown state of one card. */
 export interface CardState {
   status: CardStatus;
@@ -53,6 +67,12 @@ export interface CardState {
   prefersBorder: boolean | null;
   log: readonly CardLogEntry[];
   download: PendingDownload | null;
+  /** The view asked for full screen; the person has not answered yet. */
+  displayRequest: PendingDisplayRequest | null;
+  /** The view declared permissions the person has not answered yet. */
+  permissionRequest: PendingPermissionRequest | null;
+  /** The view's declared permissions and the granted ones, once attached. */
+  permissions: CardPermissions;
 }
 
 /** Most log lines a card keeps; older ones are dropped first. */
@@ -83,6 +103,9 @@ export function initialCardState(descriptor: {
     prefersBorder: null,
     log: [],
     download: null,
+    displayRequest: null,
+    permissionRequest: null,
+    permissions: { declared: [], granted: [] },
   };
 }
 

@@ -3,12 +3,15 @@
 // on 127.0.0.1: it attaches once, its controls switch modes without replacing the iframe, and it
 // tears down once when it goes away.
 import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
+import { outerFrameSandbox, sandboxTokenAllowList } from "@mcp-chat-host/sandbox";
 import { act, StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { teardownCards } from "./card-registry";
 import { useCardStore } from "./card-store";
+import { usePermissionGrantsStore } from "../state/permission-grants-store";
 import { CardView } from "./card-view";
+import { resultCutMetaKey } from "./result-cut";
 import { startCardSocketServer, type CardSocketServer } from "./testing/card-socket-server";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -48,6 +51,7 @@ let container: HTMLDivElement;
 let root: Root | null;
 
 beforeEach(async () => {
+  usePermissionGrantsStore.getState().reset();
   server = await startCardSocketServer();
   container = document.createElement("div");
   document.body.appendChild(container);
@@ -60,12 +64,16 @@ afterEach(async () => {
   await server.close();
 });
 
-async function renderCard(onClose: (instanceId: string) => void = () => undefined) {
+async function renderCard(
+  onClose: (instanceId: string) => void = () => undefined,
+  shown: CardDescriptor = card,
+) {
   await act(async () => {
     root?.render(
       <StrictMode>
         <CardView
-          card={card}
+          card={shown}
+          consentArming={{ delayMs: 0 }}
           chatId="chat-1"
           socket={server.client}
           theme="light"
@@ -105,7 +113,9 @@ describe("CardView", () => {
     await until(() => byTestId("card-iframe")?.getAttribute("src") === `${sandboxOrigin}/proxy`);
     expect(server.received.filter((entry) => entry.event === "card:attach")).toHaveLength(1);
     const frame = byTestId("card-iframe") as HTMLIFrameElement;
-    expect(frame.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin allow-forms");
+    // The sandbox package's one definition: every token the proxy may give the view.
+    expect(frame.getAttribute("sandbox")).toBe(outerFrameSandbox);
+    expect(outerFrameSandbox.split(" ")).toEqual([...sandboxTokenAllowList]);
     expect(frame.getAttribute("referrerpolicy")).toBe("origin");
     expect(frame.title).toBe("Notes (app from notes)");
     expect(byTestId("card-title")?.textContent).toBe("Notes");
@@ -218,5 +228,55 @@ describe("CardView", () => {
     await act(async () => root?.unmount());
     root = null;
     expect(server.received.filter((entry) => entry.event === "card:teardown")).toHaveLength(1);
+  });
+
+  it("shows the host's bar in full screen: the app's name and an Exit button outside the frame", async () => {
+    server.answer("card:attach", () => reply);
+    await renderCard();
+    await until(() => byTestId("card-iframe")?.getAttribute("src") !== null);
+    expect(byTestId("card-fullscreen-bar")).toBeNull();
+    await click(byTestId("card-fullscreen"));
+    const bar = byTestId("card-fullscreen-bar");
+    expect(bar?.textContent).toContain("Notes");
+    expect(bar?.textContent).toContain("from notes");
+    expect(bar?.contains(byTestId("card-iframe"))).toBe(false);
+    await click(byTestId("card-exit-fullscreen"));
+    expect(byTestId("card")?.dataset.displayMode).toBe("inline");
+    expect(byTestId("card-fullscreen-bar")).toBeNull();
+  });
+
+  it("asks, naming the app, before the view may use the camera, and shows the answer", async () => {
+    const withCamera: AttachReply = {
+      ...reply,
+      page: { ...reply.page, permissions: { camera: {} } },
+    };
+    server.answer("card:attach", () => withCamera);
+    await renderCard();
+    await until(() => byTestId("permission-prompt") !== null);
+    const prompt = byTestId("permission-prompt");
+    expect(prompt?.closest('[data-testid="host-layer"]')?.getAttribute("popover")).toBe("manual");
+    expect(prompt?.textContent).toContain("Let “Notes” use your camera?");
+    expect(byTestId("permission-prompt-source")?.textContent).toBe("notes");
+    expect(byTestId("card-iframe")?.hasAttribute("src")).toBe(false);
+    await click(byTestId("permission-allow"));
+    await until(() => byTestId("card-iframe")?.getAttribute("src") !== null);
+    expect(byTestId("permission-prompt")).toBeNull();
+    expect(byTestId("card-iframe")?.getAttribute("allow")).toBe("camera");
+    expect(byTestId("card-permissions")?.textContent).toContain("Camera");
+    await click(byTestId("card-permissions"));
+    expect(byTestId("card-permissions-panel")?.textContent).toContain("Camera: allowed");
+    expect(byTestId("card-permission-withdraw")).not.toBeNull();
+  });
+
+  it("says in the title bar when the host cut the card's result", async () => {
+    const cut = {
+      content: [{ type: "text", text: "the start" }],
+      _meta: { [resultCutMetaKey]: { originalChars: 8_000_000, limit: 200_000 } },
+    };
+    server.answer("card:attach", () => ({ ...reply, toolResult: cut }));
+    await renderCard(undefined, { ...card, result: cut });
+    expect(byTestId("card-result-cut")?.textContent).toBe(
+      "The result was cut to 200,000 characters",
+    );
   });
 });

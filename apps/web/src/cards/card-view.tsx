@@ -1,14 +1,20 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { CardController } from "./card-controller";
 import { CardLogPanel } from "./card-log-panel";
 import type { TeardownReason } from "./card-registry";
 import { CardRequestPanel } from "./card-request-panel";
 import type { CardSocket } from "./card-socket";
 import { useCardStore, type CardLogEntry } from "./card-store";
+import { CardPermissionsPanel } from "./card-permissions-panel";
 import { CardTitleBar } from "./card-title-bar";
 import { allowedDisplayModes, type DisplayMode } from "./display-mode";
+import { DisplayModePrompt } from "./display-mode-prompt";
 import { DownloadConfirm } from "./download-confirm";
+import { FullscreenBar } from "./fullscreen-bar";
+import { PermissionPrompt } from "./permission-prompt";
+import { resultCutOf } from "./result-cut";
 import { outerFrameReferrerPolicy, outerFrameSandbox } from "./frame-attributes";
 import { initialFrameHeight } from "./frame-size";
 import type { Theme } from "./style-variables";
@@ -30,6 +36,10 @@ export interface CardViewProps {
   onLog?: (instanceId: string, entry: CardLogEntry) => void;
   /** Sent with `card:teardown` when the component unmounts without its close button. */
   unmountReason?: TeardownReason;
+  /** The name the model was given for the card's tool, when it differs from the tool's own. */
+  toolModelName?: string | null;
+  /** The arming clock and delay of the card's consent questions (tests). */
+  consentArming?: ConsentArmingOptions;
 }
 
 function resultText(result: Record<string, unknown> | null): string {
@@ -73,6 +83,7 @@ export function CardView(props: CardViewProps) {
   const propsRef = useRef(props);
   const [requestShown, setRequestShown] = useState(false);
   const [logShown, setLogShown] = useState(false);
+  const [permissionsShown, setPermissionsShown] = useState(false);
   const state = useCardStore((store) => store.cards[card.instanceId]);
 
   useLayoutEffect(() => {
@@ -113,6 +124,9 @@ export function CardView(props: CardViewProps) {
   }, [props.theme]);
 
   const displayMode = state?.displayMode ?? "inline";
+  // Escape reaches the host only while the host page has the focus: a key pressed inside the
+  // view's frame (another origin) goes to the view, and no host can catch it. The host-drawn bar
+  // above the frame has the way out that always works: its Exit button.
   useEffect(() => {
     if (displayMode !== "fullscreen") return;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -131,6 +145,8 @@ export function CardView(props: CardViewProps) {
   const enabled = status !== "closing" && status !== "closed";
   const declared = state?.declaredModes ?? undefined;
   const fallback = resultText(state?.result ?? card.result);
+  const resultCut = resultCutOf(state?.result ?? card.result);
+  const permissions = state?.permissions;
   const classes = [
     "mch-card",
     `mch-card--${displayMode}`,
@@ -161,15 +177,27 @@ export function CardView(props: CardViewProps) {
         </p>
       ) : null}
       <div className="mch-card__body">
+        {displayMode === "fullscreen" ? (
+          <FullscreenBar
+            title={title}
+            source={source}
+            onExit={() => controllerRef.current?.setDisplayMode("inline")}
+          />
+        ) : null}
         <CardTitleBar
           title={title}
           source={source}
           tool={state?.tool ?? card.tool}
+          toolModelName={props.toolModelName ?? null}
           reportedAt={state?.reportedAt ?? null}
           displayMode={displayMode}
           allowedModes={allowedDisplayModes(declared, "person")}
           requestShown={requestShown}
           logShown={logShown}
+          permissions={permissions}
+          permissionsShown={permissionsShown}
+          onTogglePermissions={() => setPermissionsShown((shown) => !shown)}
+          resultCut={resultCut}
           logCount={state?.log.length ?? 0}
           enabled={enabled}
           onToggleRequest={() => setRequestShown((shown) => !shown)}
@@ -183,6 +211,13 @@ export function CardView(props: CardViewProps) {
             arguments={state?.arguments ?? card.arguments}
             result={state?.result ?? card.result}
             cancelled={state?.cancelled ?? card.cancelled ?? null}
+          />
+        ) : null}
+        {permissionsShown && permissions !== undefined && permissions.declared.length > 0 ? (
+          <CardPermissionsPanel
+            source={source}
+            permissions={permissions}
+            onChange={(name, granted) => controllerRef.current?.answerPermission(name, granted)}
           />
         ) : null}
         {unavailable ? (
@@ -206,6 +241,11 @@ export function CardView(props: CardViewProps) {
               Waiting to open…
             </p>
           ) : null}
+          {state?.permissionRequest != null ? (
+            <p className="mch-card__waiting" data-testid="card-asking">
+              Waiting for your answer about what this app may use…
+            </p>
+          ) : null}
           <iframe
             ref={iframeRef}
             className="mch-card__frame"
@@ -222,7 +262,25 @@ export function CardView(props: CardViewProps) {
         </div>
         {logShown ? <CardLogPanel entries={state?.log ?? []} /> : null}
       </div>
-      {state?.download != null ? <DownloadConfirm title={title} download={state.download} /> : null}
+      {state?.download != null ? (
+        <DownloadConfirm title={title} download={state.download} arming={props.consentArming} />
+      ) : null}
+      {state?.permissionRequest != null ? (
+        <PermissionPrompt
+          title={title}
+          source={source}
+          request={state.permissionRequest}
+          arming={props.consentArming}
+        />
+      ) : null}
+      {state?.displayRequest != null ? (
+        <DisplayModePrompt
+          title={title}
+          source={source}
+          request={state.displayRequest}
+          arming={props.consentArming}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,17 +1,16 @@
 // The fixed attributes of a card's outer iframe (the sandbox proxy page).
 
 /**
- * The outer iframe's `sandbox`: scripts and its own (sandbox) origin, as the spec requires of the
- * proxy, and forms. The view's inner iframe cannot get more than this; the host asks for the
- * proxy's default inner tokens (the same three), so popups, modals, downloads and top navigation
- * stay off. Links and downloads go through `ui/open-link` and `ui/download-file` instead.
+ * The outer iframe's `sandbox`: the sandbox package's one definition, every token the view's
+ * inner iframe may be given (an inner frame never has more than its parent). The proxy decides
+ * what the view actually gets; top navigation is never among them.
  */
-export const outerFrameSandbox = "allow-scripts allow-same-origin allow-forms";
+export { outerFrameSandbox } from "@mcp-chat-host/sandbox";
 
 /**
  * The outer iframe's `referrerpolicy`. The proxy checks who embeds it with
  * `location.ancestorOrigins` and, where a browser lacks that, with `document.referrer`; `origin`
  * sends exactly the chat page's origin (never its path or hash, which holds the conversation id)
- * even to the other sandbox origin.
+ * even to the sandbox's other origin.
  */
 export const outerFrameReferrerPolicy = "origin";

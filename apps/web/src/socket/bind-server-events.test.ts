@@ -104,6 +104,73 @@ describe("server events", () => {
     expect(useCardsStore.getState().cards["host-1"]?.closed).toBeNull();
   });
 
+  it("puts a card right after the call that opened it, as the server stores them", () => {
+    useMessagesStore.getState().replace("conv-1", [chatMessage("m1", { status: "streaming" })], []);
+    socket.serverEmit("message:delta", {
+      conversationId: "conv-1",
+      chatId: "chat",
+      messageId: "m1",
+      delta: "Opening.",
+    });
+    // The card opens while the model still writes the arguments, before its call starts.
+    socket.serverEmit("card:opened", {
+      card: cardDescriptor("host-1", { messageId: "m1", inputStreaming: true }),
+    });
+    socket.serverEmit("tool:started", {
+      conversationId: "conv-1",
+      chatId: "chat",
+      messageId: "m1",
+      toolCallId: "t1",
+      name: "open-notes",
+      source: "notes",
+      modelName: "notes__open-notes",
+      arguments: {},
+      startedAt: 1,
+    });
+    // A second call whose card opens once it runs.
+    socket.serverEmit("tool:started", {
+      conversationId: "conv-1",
+      chatId: "chat",
+      messageId: "m1",
+      toolCallId: "t2",
+      name: "open-notes",
+      source: "notes",
+      arguments: {},
+      startedAt: 2,
+    });
+    socket.serverEmit("card:opened", { card: cardDescriptor("host-2", { messageId: "m1" }) });
+    expect(useMessagesStore.getState().chats.chat?.byId.m1?.parts).toEqual([
+      { type: "text", text: "Opening." },
+      {
+        type: "tool-call",
+        toolCallId: "t1",
+        name: "open-notes",
+        source: "notes",
+        modelName: "notes__open-notes",
+        arguments: {},
+      },
+      { type: "card", instanceId: "host-1", toolCallId: "t1" },
+      { type: "tool-call", toolCallId: "t2", name: "open-notes", source: "notes", arguments: {} },
+      { type: "card", instanceId: "host-2", toolCallId: "t2" },
+    ]);
+    expect(useToolsStore.getState().rows.t1).toMatchObject({
+      name: "open-notes",
+      source: "notes",
+      modelName: "notes__open-notes",
+    });
+  });
+
+  it("keeps each chat's tool list once, as last sent", () => {
+    const tools = [{ modelName: "search", name: "search", source: "web" }];
+    socket.serverEmit("chat:tools", { chatId: "chat", tools });
+    socket.serverEmit("chat:tools", { chatId: "other", tools: [] });
+    socket.serverEmit("chat:tools", { chatId: "chat", tools });
+    expect(useToolsStore.getState().chatTools).toEqual({ chat: tools, other: [] });
+    // A new conversation's messages do not drop the session's tool lists.
+    useToolsStore.getState().replaceFromMessages([]);
+    expect(useToolsStore.getState().chatTools.chat).toEqual(tools);
+  });
+
   it("ignores a card of another conversation but keeps panes", () => {
     useMessagesStore.getState().replace("conv-1", [], []);
     socket.serverEmit("card:opened", {
@@ -116,7 +183,8 @@ describe("server events", () => {
     expect(useSessionStore.getState().panes.map((pane) => pane.instanceId)).toEqual(["pane-1"]);
   });
 
-  it("fills the right chat's input box and asks for the focus", () => {
+  it("fills the right chat's empty box, names the app and takes no focus", () => {
+    useCardsStore.getState().opened(cardDescriptor("h", { title: "Notes", source: "notes" }));
     socket.serverEmit("composer:fill", {
       chatId: "support",
       text: "Compare these",
@@ -124,7 +192,8 @@ describe("server events", () => {
     });
     const composer = useComposerStore.getState();
     expect(composer.texts.support).toBe("Compare these");
-    expect(composer.focusRequests.support).toBe(1);
+    expect(composer.authors.support).toEqual({ instanceId: "h", title: "Notes", source: "notes" });
+    expect(composer.focusRequests.support).toBeUndefined();
     expect(composer.texts.chat).toBeUndefined();
   });
 

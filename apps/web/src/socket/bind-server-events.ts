@@ -1,6 +1,6 @@
 import type { ServerEvents } from "@mcp-chat-host/protocol";
 import { useApprovalsStore } from "../state/approvals-store";
-import { useCardsStore } from "../state/cards-store";
+import { cardOrigins, useCardsStore } from "../state/cards-store";
 import { useComposerStore } from "../state/composer-store";
 import { useContextStore } from "../state/context-store";
 import { useConversationsStore } from "../state/conversations-store";
@@ -48,12 +48,19 @@ function serverListeners(): ServerListeners {
     "tool:started": (event) => {
       if (useMessagesStore.getState().conversationId !== event.conversationId) return;
       useToolsStore.getState().started(event);
-      useMessagesStore.getState().addPart(event.chatId, event.messageId, {
-        type: "tool-call",
-        toolCallId: event.toolCallId,
-        name: event.name,
-        arguments: event.arguments,
-      });
+      useMessagesStore.getState().addPart(
+        event.chatId,
+        event.messageId,
+        {
+          type: "tool-call",
+          toolCallId: event.toolCallId,
+          name: event.name,
+          arguments: event.arguments,
+          ...(event.source === undefined ? {} : { source: event.source }),
+          ...(event.modelName === undefined ? {} : { modelName: event.modelName }),
+        },
+        cardOrigins,
+      );
     },
     "tool:progress": (event) => useToolsStore.getState().progressed(event),
     "tool:finished": (event) => useToolsStore.getState().finished(event),
@@ -84,7 +91,12 @@ function serverListeners(): ServerListeners {
       if (card.messageId !== undefined && card.chatId !== null) {
         useMessagesStore
           .getState()
-          .addPart(card.chatId, card.messageId, { type: "card", instanceId: card.instanceId });
+          .addPart(
+            card.chatId,
+            card.messageId,
+            { type: "card", instanceId: card.instanceId },
+            cardOrigins,
+          );
       }
     },
     "card:result": ({ instanceId, result }) =>
@@ -96,7 +108,16 @@ function serverListeners(): ServerListeners {
     "card:input": () => {},
     "card:closed": ({ instanceId, reason }) =>
       useCardsStore.getState().closedByServer(instanceId, reason),
-    "composer:fill": ({ chatId, text }) => useComposerStore.getState().fill(chatId, text),
+    "composer:fill": ({ chatId, text, instanceId }) => {
+      // The box names the app that wrote the text (issue 9, item 3).
+      const card = useCardsStore.getState().cards[instanceId]?.descriptor;
+      useComposerStore.getState().offerAppMessage(chatId, text, {
+        instanceId,
+        title: card?.title ?? "An app",
+        source: card?.source ?? "a source this page does not know",
+      });
+    },
+    "chat:tools": ({ chatId, tools }) => useToolsStore.getState().setChatTools(chatId, tools),
     "turn:state": ({ chatId, conversationId, running }) => {
       const current = useMessagesStore.getState().conversationId;
       if (current !== null && current !== conversationId) return;

@@ -1,20 +1,28 @@
 import type { ClientToServerEvents, ServerToClientEvents } from "@mcp-chat-host/protocol";
 import { io, type Socket } from "socket.io-client";
 import type { HostSocket, HostSocketListeners, TimedEmitter } from "./host-socket";
+import { readSessionBinding } from "./session-binding";
 
 /** The typed socket.io client socket of the host page. */
 export type HostSocketIo = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
  * Opens the page's one socket to the server it was served from. The session cookie (HttpOnly)
- * travels with the WebSocket handshake; `tabId` lets a reload or a reconnect find the same server
- * session.
+ * travels with the WebSocket handshake, and the session binding from this origin's storage in its
+ * `auth` (read again at every reconnect); `tabId` lets a reload or a reconnect find the same
+ * server session.
  *
  * @param tabId - this tab's id (see `tabIdFrom`).
  * @returns the socket, adapted to {@link HostSocket}, and the raw socket.io socket.
  */
 export function createHostSocket(tabId: string): { socket: HostSocket; raw: HostSocketIo } {
-  const raw: HostSocketIo = io({ transports: ["websocket"], auth: { tabId } });
+  const raw: HostSocketIo = io({
+    transports: ["websocket"],
+    auth: (send) => {
+      const binding = readSessionBinding();
+      send(binding === undefined ? { tabId } : { tabId, binding });
+    },
+  });
   return { socket: adaptSocket(raw), raw };
 }
 

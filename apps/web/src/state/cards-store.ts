@@ -1,5 +1,6 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import { create } from "zustand";
+import type { CardOrigins } from "./part-placement";
 
 /**
  * A card as the conversation knows it: its descriptor and what happened to it since. The live
@@ -114,3 +115,14 @@ export const useCardsStore = create<CardsState>()((set) => ({
     set({ cards: {} });
   },
 }));
+
+/**
+ * The tool behind each card the page knows (descriptors never change once opened), to put a card
+ * right after the call that opened it (`part-placement.ts`).
+ */
+export const cardOrigins: CardOrigins = (instanceId) => {
+  const descriptor = useCardsStore.getState().cards[instanceId]?.descriptor;
+  return descriptor === undefined
+    ? undefined
+    : { tool: descriptor.tool, source: descriptor.source };
+};

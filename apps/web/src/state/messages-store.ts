@@ -1,5 +1,6 @@
 import type { ChatMessage, MessagePart, ServerEvents } from "@mcp-chat-host/protocol";
 import { create } from "zustand";
+import { placePart, type CardOrigins } from "./part-placement";
 
 /** One chat's messages: ids in display order, and the messages by id. */
 export interface ChatMessages {
@@ -31,10 +32,14 @@ export interface MessagesState {
   /** Replaces a message with its final state (`message:updated`). */
   applyUpdated(message: ChatMessage): boolean;
   /**
-   * Adds a part to a message while it streams (a tool call started, a card opened), so the page
-   * shows it where it happened; `message:updated` later replaces the parts with the stored ones.
+   * Adds a part to a message while it streams (a tool call started, a card opened) where the
+   * server stores it (`part-placement.ts`: a card right after the call that opened it), so the
+   * page shows it where it happened; `message:updated` later replaces the parts with the stored
+   * ones, in the same order.
+   *
+   * @param origins - the tool behind each known card, to link a card and its call.
    */
-  addPart(chatId: string, messageId: string, part: MessagePart): void;
+  addPart(chatId: string, messageId: string, part: MessagePart, origins?: CardOrigins): void;
   /** Marks a chat's turn as running or not. */
   setRunning(chatId: string, running: boolean): void;
   /** Back to the initial state (tests). */
@@ -52,14 +57,6 @@ function insertOrdered(chat: ChatMessages, message: ChatMessage): ChatMessages {
     return a.seq - b.seq || a.createdAt - b.createdAt;
   });
   return { order: sortedOrder, byId };
-}
-
-function samePart(left: MessagePart, right: MessagePart): boolean {
-  if (left.type === "card" && right.type === "card") return left.instanceId === right.instanceId;
-  if (left.type === "tool-call" && right.type === "tool-call") {
-    return left.toolCallId === right.toolCallId;
-  }
-  return false;
 }
 
 /** The messages store. */
@@ -87,10 +84,12 @@ export const useMessagesStore = create<MessagesState>()((set, get) => {
     const chat = state.chats[chatId];
     const message = chat?.byId[messageId];
     if (chat === undefined || message === undefined) return;
+    const changed = change(message);
+    if (changed === message) return;
     set({
       chats: {
         ...state.chats,
-        [chatId]: { order: chat.order, byId: { ...chat.byId, [messageId]: change(message) } },
+        [chatId]: { order: chat.order, byId: { ...chat.byId, [messageId]: changed } },
       },
     });
   }
@@ -130,12 +129,11 @@ export const useMessagesStore = create<MessagesState>()((set, get) => {
     applyUpdated(message) {
       return put(message);
     },
-    addPart(chatId, messageId, part) {
-      updateMessage(chatId, messageId, (message) =>
-        message.parts.some((known) => samePart(known, part))
-          ? message
-          : { ...message, parts: [...message.parts, part] },
-      );
+    addPart(chatId, messageId, part, origins) {
+      updateMessage(chatId, messageId, (message) => {
+        const parts = placePart(message.parts, part, origins);
+        return parts === message.parts ? message : { ...message, parts };
+      });
     },
     setRunning(chatId, running) {
       set((state) => ({ running: { ...state.running, [chatId]: running } }));

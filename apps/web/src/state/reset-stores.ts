@@ -4,6 +4,7 @@ import { useComposerStore } from "./composer-store";
 import { useContextStore } from "./context-store";
 import { useConversationsStore } from "./conversations-store";
 import { useMessagesStore } from "./messages-store";
+import { usePermissionGrantsStore } from "./permission-grants-store";
 import { useSessionStore } from "./session-store";
 import { useToolsStore } from "./tools-store";
 
@@ -15,6 +16,7 @@ export function resetStores(): void {
   useContextStore.getState().reset();
   useConversationsStore.getState().reset();
   useMessagesStore.getState().reset();
+  usePermissionGrantsStore.getState().reset();
   useSessionStore.getState().reset();
   useToolsStore.getState().reset();
 }

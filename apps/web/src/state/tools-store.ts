@@ -1,4 +1,4 @@
-import type { ChatMessage, ServerEvents } from "@mcp-chat-host/protocol";
+import type { ChatMessage, ChatTool, ServerEvents } from "@mcp-chat-host/protocol";
 import { create } from "zustand";
 
 /**
@@ -15,7 +15,12 @@ export interface ToolRow {
   toolCallId: string;
   chatId: string;
   messageId: string | null;
+  /** The tool's own name on its source (what the person sees). */
   name: string;
+  /** The source the tool belongs to, when the server said. */
+  source: string | null;
+  /** The name the model was given for the tool, when it differs from `name`. */
+  modelName: string | null;
   arguments: unknown;
   status: ToolRowStatus;
   /** When it started (ms since the epoch), when the page saw it start. */
@@ -28,9 +33,16 @@ export interface ToolRow {
   reason: string | null;
 }
 
-/** The tool rows of the open conversation, by tool call id. */
+/** The tool rows of the open conversation (by tool call id), and the tools each chat offers. */
 export interface ToolsState {
   rows: Record<string, ToolRow>;
+  /** The tools each chat offers the model, by chat id (`chat:tools`; the session's, kept). */
+  chatTools: Record<string, ChatTool[]>;
+  /**
+   * The renamed tools the person dismissed the notice of, by chat id (a key of the model names):
+   * the notice shows again only when other tools are renamed.
+   */
+  dismissedRenames: Record<string, string>;
   /** Rebuilds the rows from stored messages' parts, keeping what live events added. */
   replaceFromMessages(messages: ChatMessage[]): void;
   /** Updates the rows of one message from its parts (after `message:updated`). */
@@ -43,8 +55,25 @@ export interface ToolsState {
   finished(event: ServerEvents["tool:finished"]): void;
   /** A call was refused (`tool:refused`); `messageId` is where the page shows it. */
   refused(event: ServerEvents["tool:refused"], messageId: string | null): void;
+  /** A chat's tools as the server last listed them (`chat:tools`). */
+  setChatTools(chatId: string, tools: ChatTool[]): void;
+  /** The person dismissed the chat's notice about renamed tools. */
+  dismissRenames(chatId: string): void;
   /** Back to the initial state (tests). */
   reset(): void;
+}
+
+/** The tools of a chat whose model name differs from their own, with why. */
+export function renamedTools(tools: readonly ChatTool[] | undefined): ChatTool[] {
+  return (tools ?? []).filter((tool) => tool.renamed !== undefined);
+}
+
+/** The key of a set of renamed tools: their model names, sorted. */
+export function renamesKey(tools: readonly ChatTool[]): string {
+  return tools
+    .map((tool) => tool.modelName)
+    .sort()
+    .join("\n");
 }
 
 function rowsOf(message: ChatMessage, known: Record<string, ToolRow>): Record<string, ToolRow> {
@@ -57,6 +86,8 @@ function rowsOf(message: ChatMessage, known: Record<string, ToolRow>): Record<st
         chatId: message.chatId,
         messageId: message.id,
         name: part.name,
+        source: part.source ?? previous?.source ?? null,
+        modelName: part.modelName ?? previous?.modelName ?? null,
         arguments: part.arguments,
         status: previous?.status ?? (message.status === "streaming" ? "running" : "unfinished"),
         startedAt: previous?.startedAt ?? null,
@@ -86,6 +117,8 @@ function rowsOf(message: ChatMessage, known: Record<string, ToolRow>): Record<st
 /** The tool rows store. */
 export const useToolsStore = create<ToolsState>()((set, get) => ({
   rows: {},
+  chatTools: {},
+  dismissedRenames: {},
   replaceFromMessages(messages) {
     const known = get().rows;
     const rows: Record<string, ToolRow> = {};
@@ -104,6 +137,8 @@ export const useToolsStore = create<ToolsState>()((set, get) => ({
           chatId: event.chatId,
           messageId: event.messageId,
           name: event.name,
+          source: event.source ?? null,
+          modelName: event.modelName ?? null,
           arguments: event.arguments,
           status: "running",
           startedAt: event.startedAt,
@@ -132,7 +167,10 @@ export const useToolsStore = create<ToolsState>()((set, get) => ({
           toolCallId: event.toolCallId,
           chatId: event.chatId,
           messageId: row?.messageId ?? null,
-          name: event.name,
+          // The started row knows the tool's own name and source; keep them.
+          name: row?.name ?? event.name,
+          source: row?.source ?? null,
+          modelName: row?.modelName ?? null,
           arguments: row?.arguments,
           startedAt: row?.startedAt ?? null,
           progress: row?.progress ?? null,
@@ -153,7 +191,9 @@ export const useToolsStore = create<ToolsState>()((set, get) => ({
           toolCallId: event.toolCallId,
           chatId: event.chatId,
           messageId: row?.messageId ?? messageId,
-          name: event.name,
+          name: row?.name ?? event.name,
+          source: row?.source ?? null,
+          modelName: row?.modelName ?? null,
           arguments: row?.arguments,
           startedAt: row?.startedAt ?? null,
           progress: null,
@@ -165,7 +205,18 @@ export const useToolsStore = create<ToolsState>()((set, get) => ({
       },
     }));
   },
+  setChatTools(chatId, tools) {
+    set((state) => ({ chatTools: { ...state.chatTools, [chatId]: tools } }));
+  },
+  dismissRenames(chatId) {
+    set((state) => ({
+      dismissedRenames: {
+        ...state.dismissedRenames,
+        [chatId]: renamesKey(renamedTools(state.chatTools[chatId])),
+      },
+    }));
+  },
   reset() {
-    set({ rows: {} });
+    set({ rows: {}, chatTools: {}, dismissedRenames: {} });
   },
 }));

@@ -152,6 +152,17 @@ describe("routeAppMessage", () => {
     ).toMatchObject({ action: "drop", code: "stale-page" });
   });
 
+  it("drops a message to a chat without a chat host, saying what to call", () => {
+    expect(
+      routeAppMessage({ mode: () => null, card: card(), chats: ["chat-1"], params: compare }),
+    ).toEqual({
+      action: "drop",
+      code: "no-host",
+      reason:
+        'An app asked to post a message, but the chat "chat-1" has no chat host: call mcpChatHost(chat, sources) for this chat to route app messages.',
+    });
+  });
+
   it("drops an empty message", () => {
     expect(
       routeAppMessage({ mode: "submit", card: card(), chats: ["chat-1"], params: { content: [] } }),

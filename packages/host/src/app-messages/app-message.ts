@@ -24,7 +24,8 @@ export interface AppMessageCard {
 }
 
 /** Why a message reached no chat; stable, for logs and tests. */
-export type AppMessageDropCode = "pane" | "closed" | "stale-page" | "no-chat" | "ignored" | "empty";
+export type AppMessageDropCode =
+  "pane" | "closed" | "stale-page" | "no-chat" | "no-host" | "ignored" | "empty";
 
 /** Where a card's message goes. */
 export type AppMessageRoute =
@@ -34,8 +35,11 @@ export type AppMessageRoute =
 
 /** Input of {@link routeAppMessage}. */
 export interface RouteAppMessageInput {
-  /** The mode, or the mode of each chat by key (each chat host has its own). */
-  readonly mode: AppMessageMode | ((chatKey: string) => AppMessageMode);
+  /**
+   * The mode, or the mode of each chat by key (each chat host has its own); `null` for a chat
+   * that has no chat host (`mcpChatHost()` was not called for it).
+   */
+  readonly mode: AppMessageMode | ((chatKey: string) => AppMessageMode | null);
   /** The card that sent `ui/message`. */
   readonly card: AppMessageCard;
   /** The keys of the chats registered in the session, in registration order. */
@@ -67,7 +71,8 @@ export function appMessageText(params: AppContentParams | null | undefined): str
  * in that chat's mode.
  *
  * @param input - the mode, the card, the session's chats and the params.
- * @returns `compose` or `submit` with the chat key and text, or `drop` with a code and a reason.
+ * @returns `compose` or `submit` with the chat key and text, or `drop` with a code and a reason
+ *   (`no-host` is a mistake of the program that built the session: log it as a warning).
  */
 export function routeAppMessage(input: RouteAppMessageInput): AppMessageRoute {
   const { card } = input;
@@ -83,12 +88,21 @@ export function routeAppMessage(input: RouteAppMessageInput): AppMessageRoute {
     return drop("no-chat", "The card belongs to no chat of this session.");
   }
   const mode = typeof input.mode === "function" ? input.mode(chatKey) : input.mode;
+  if (mode === null) return drop("no-host", noHostReason(chatKey));
   if (mode === "ignore") return drop("ignored", `The chat "${chatKey}" ignores app messages.`);
   const text = appMessageText(input.params);
   if (text === null) return drop("empty", "The message has no text.");
   return mode === "submit"
     ? { action: "submit", chatKey, text }
     : { action: "compose", chatKey, text };
+}
+
+/**
+ * What the developer reads when an app posts to a chat without a chat host (seed-behaviours 1.6:
+ * "…can't reach the chat's input box. Pass `chat_id`.", in this host's terms).
+ */
+export function noHostReason(chatKey: string): string {
+  return `An app asked to post a message, but the chat "${chatKey}" has no chat host: call mcpChatHost(chat, sources) for this chat to route app messages.`;
 }
 
 function drop(code: AppMessageDropCode, reason: string): AppMessageRoute {

@@ -1,7 +1,13 @@
-import { pageRpcCodes, type AttachReply, type CardDescriptor } from "@mcp-chat-host/protocol";
+import {
+  pageRpcCodes,
+  type AttachReply,
+  type CardDescriptor,
+  type PagePermissionName,
+} from "@mcp-chat-host/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { cardChatKey } from "../app-messages/card-chat-key";
 import { routeAppMessage } from "../app-messages/app-message";
+import { AppMessageLimits } from "../app-messages/app-message-limits";
 import type { AppContentParams } from "../context/report-text";
 import {
   assembleHookChain,
@@ -9,10 +15,14 @@ import {
   runAppCallChain,
   type OnAppCall,
 } from "../gate/app-call-gate";
+import type { ApprovalOutcome } from "../gate/approval-broker";
 import { HostError } from "../host-error";
+import { PAGE_RESOURCES_RATE_MESSAGE, pageResourcesKey } from "../server/rate-limit";
 import type { HostSession } from "../session/host-session";
 import type { SourceSpec } from "../session/session-sources";
 import type { Source, SourceTool } from "../sources/source";
+import { capToolResult } from "./capped-result";
+import { grantedPermissions } from "./permission-grants";
 import {
   isVisibleTo,
   toolDisplayTitle,
@@ -38,11 +48,12 @@ export interface ShowCardOptions {
 
 const APP_GONE = "This app isn't available any more.";
 const NOT_RUNNING = "This app is no longer running.";
+const STALE_REPORT = "This page was replaced by a newer load of the app; its report is not used.";
 
 function pageError(
   message: string,
   rpcCode: number,
-  code: "refused" | "not_found" | "unavailable" = "refused",
+  code: "refused" | "not_found" | "unavailable" | "conflict" = "refused",
 ) {
   return new HostError(code, message, { rpcCode });
 }
@@ -59,8 +70,12 @@ function messageOf(error: unknown): string {
 export class CardService {
   readonly #pages = new Map<string, Promise<ViewResource>>();
   readonly #panes = new Map<string, CardDescriptor>();
+  /** Bounds on the messages cards submit as the person (one in flight per chat, a rate per card). */
+  readonly #appMessages: AppMessageLimits;
 
-  constructor(private readonly session: HostSession) {}
+  constructor(private readonly session: HostSession) {
+    this.#appMessages = new AppMessageLimits({ now: () => session.services.now() });
+  }
 
   /** A stored card record as the browser sees it. */
   descriptorOf(record: CardRecord): CardDescriptor {
@@ -112,6 +127,8 @@ export class CardService {
     tool: SourceTool;
     arguments: Record<string, unknown>;
     inputStreaming?: boolean;
+    /** The model's tool call that opens the card, so the browser shows the card with its row. */
+    toolCallId?: string;
   }): Promise<LiveCard> {
     const chat = this.session.chats.get(input.chatKey);
     const chain = assembleHookChain({ chat: chat?.host?.onAppCall ?? null, restored: false });
@@ -130,6 +147,7 @@ export class CardService {
       createdAt: this.session.services.now(),
     };
     if (input.inputStreaming === true) descriptor.inputStreaming = true;
+    if (input.toolCallId !== undefined) descriptor.toolCallId = input.toolCallId;
     // Warm the page cache: the browser will attach as soon as it hears of the card.
     void this.#warmPage(input.source, input.tool);
     await this.#save(descriptor);
@@ -209,7 +227,10 @@ export class CardService {
     const tools = await source.tools();
     const tool = pickTool(source, tools, options.tool);
     const args = options.arguments ?? {};
-    const result = await source.callTool(tool.name, args);
+    const result = capToolResult(
+      await source.callTool(tool.name, args),
+      session.services.toolResultLimit,
+    );
     const chatKeys = [...session.chats.keys()];
     const owner = options.kind === "card" ? cardChatKey(null, chatKeys) : null;
     const chatHook = owner === null ? null : (session.chats.get(owner)?.host?.onAppCall ?? null);
@@ -243,9 +264,14 @@ export class CardService {
    * result. A card not live in this session is restored from the shown conversation's saved
    * descriptor (1.8); no tool is called.
    *
+   * @param permissions - the view permissions the person granted the card's source (the
+   *   browser asks); only these of the declared ones reach the sandbox. Absent: none.
    * @throws {HostError} `unavailable` with the seed's texts.
    */
-  async attach(instanceId: string): Promise<AttachReply> {
+  async attach(
+    instanceId: string,
+    permissions?: readonly PagePermissionName[],
+  ): Promise<AttachReply> {
     const session = this.session;
     const card = session.cards.get(instanceId) ?? (await this.#restore(instanceId));
     if (!card) throw new HostError("unavailable", APP_GONE);
@@ -277,7 +303,14 @@ export class CardService {
     }
     if (card.generation !== generation)
       throw new HostError("unavailable", "The app is opening again.");
-    const placement = await session.services.sandboxFor(source.key, page.meta, session.pageHost);
+    // Issue 9, item 7: only the permissions the person granted reach the sandbox's `allow`.
+    const { permissions: declaredPermissions, ...otherMeta } = page.meta;
+    const granted = grantedPermissions(
+      declaredPermissions as Record<string, unknown> | undefined,
+      permissions,
+    );
+    const sandboxMeta = granted === undefined ? otherMeta : { ...otherMeta, permissions: granted };
+    const placement = await session.services.sandboxFor(source.key, sandboxMeta, session.pageHost);
     const appTools = tools
       .filter((candidate) => isVisibleTo(candidate, "app"))
       .map((candidate) => candidate.name);
@@ -303,6 +336,7 @@ export class CardService {
       appTools,
       restored: card.restored,
       reportedAt: card.reportedAt,
+      generation,
     };
   }
 
@@ -322,8 +356,10 @@ export class CardService {
     const card = session.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
     const started = session.services.now();
+    // Set when the gate asked the person; the call's audit row says how it was answered.
+    let approval: ApprovalOutcome | undefined;
     const audit = (verdict: "allowed" | "refused" | "failed", reason?: string) =>
-      this.#audit(card, name, verdict, started, reason);
+      this.#audit(card, name, verdict, started, reason, approval);
     const limited = session.services.takePageCall(`${session.user.id}\u0000${instanceId}`);
     if (limited !== null) {
       // A throttled call is a page call too; the audit shows the card being slowed down.
@@ -373,6 +409,9 @@ export class CardService {
             arguments: args,
             annotations: tool.annotations,
             question: question ?? null,
+            onOutcome: (outcome) => {
+              approval = outcome;
+            },
           }),
       },
       { warn: (message) => session.logger.warn({ card: instanceId, tool: name }, message) },
@@ -388,7 +427,10 @@ export class CardService {
       throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
     }
     try {
-      const result = await source.callTool(name, args);
+      const result = capToolResult(
+        await source.callTool(name, args),
+        this.session.services.toolResultLimit,
+      );
       audit(result.isError === true ? "failed" : "allowed");
       return result as unknown as Record<string, unknown>;
     } catch (error) {
@@ -404,6 +446,14 @@ export class CardService {
   ): Promise<Record<string, unknown>> {
     const card = this.session.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
+    // Resource requests have a budget per card beside its tool calls' (issue 9, item 12).
+    const cardKey = `${this.session.user.id}\u0000${instanceId}`;
+    if (this.session.services.takePageCall(pageResourcesKey(cardKey)) !== null) {
+      throw new HostError("rate_limited", PAGE_RESOURCES_RATE_MESSAGE, {
+        rpcCode: pageRpcCodes.internalError,
+        retryable: true,
+      });
+    }
     try {
       const source = await this.session.sources.get(card.descriptor.source);
       const result =
@@ -418,25 +468,51 @@ export class CardService {
     }
   }
 
-  /** A page's `ui/update-model-context`: replaces the card's report (never stored). */
-  updateContext(instanceId: string, params: AppContentParams): { reportedAt: number } {
+  /**
+   * A page's `ui/update-model-context`: replaces the card's report (never stored).
+   *
+   * @param generation - the generation the page attached with; absent (an older browser) counts
+   *   as the newest.
+   * @throws {HostError} `not_found` for a card not running, `conflict` for an earlier load's page.
+   */
+  updateContext(
+    instanceId: string,
+    params: AppContentParams,
+    generation?: number,
+  ): { reportedAt: number } {
     const card = this.session.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
+    if (!isCurrentPage(card, generation)) {
+      throw pageError(STALE_REPORT, pageRpcCodes.invalidRequest, "conflict");
+    }
     card.report = params;
     card.reportedAt = this.session.services.now();
     return { reportedAt: card.reportedAt };
   }
 
-  /** A page's `ui/message` (seed-behaviours 1.6): composed, submitted or dropped. */
+  /**
+   * A page's `ui/message` (seed-behaviours 1.6): composed, submitted or dropped. A submitted
+   * message is sent as the person's, marked with the app that wrote it; it is refused while its
+   * chat is answering and beyond the card's rate (see `AppMessageLimits`).
+   *
+   * @param generation - the generation the page attached with; an earlier load's message is
+   *   dropped; absent (an older browser) counts as the newest.
+   * @throws {HostError} `not_found` for a card not running; `busy` or `rate_limited` for a
+   *   submitted message refused by the limits.
+   */
   async postMessage(
     instanceId: string,
     params: AppContentParams,
+    generation?: number,
   ): Promise<{ action: "compose" | "submit" | "drop"; reason?: string }> {
     const session = this.session;
     const card = session.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, pageRpcCodes.invalidRequest, "not_found");
     const route = routeAppMessage({
-      mode: (chatKey) => session.chats.get(chatKey)?.host?.messages ?? "ignore",
+      mode: (chatKey) => {
+        const chat = session.chats.get(chatKey);
+        return chat?.host ? chat.host.messages : null;
+      },
       card: {
         instanceId,
         kind: card.descriptor.kind,
@@ -445,13 +521,33 @@ export class CardService {
       },
       chats: [...session.chats.keys()],
       params,
+      fromCurrentPage: isCurrentPage(card, generation),
     });
     if (route.action === "compose") {
       session.emit("composer:fill", { chatId: route.chatKey, text: route.text, instanceId });
     } else if (route.action === "submit") {
-      await session.turnService.send(route.chatKey, route.text, { clientId: null });
+      // Checked and reserved with no await in between: `send` reserves the chat synchronously.
+      const answering = session.turnService.runningChats().includes(route.chatKey);
+      const allowance = this.#appMessages.take(instanceId, answering);
+      if (!allowance.ok) {
+        session.logger.info(
+          { card: instanceId, chat: route.chatKey, code: allowance.code },
+          allowance.reason,
+        );
+        throw new HostError(allowance.code, allowance.reason, { retryable: true });
+      }
+      await session.turnService.send(route.chatKey, route.text, {
+        clientId: null,
+        fromApp: {
+          instanceId,
+          source: card.descriptor.source,
+          title: card.descriptor.title,
+        },
+      });
     } else {
-      session.logger.info({ card: instanceId, code: route.code }, route.reason);
+      // A chat without a chat host is the session program's mistake: say so where it looks.
+      const level = route.code === "no-host" ? "warn" : "info";
+      session.logger[level]({ card: instanceId, code: route.code }, route.reason);
       return { action: "drop", reason: route.reason };
     }
     return { action: route.action };
@@ -463,6 +559,7 @@ export class CardService {
     const card = session.cards.dispose(instanceId);
     session.broker.cancelCard(instanceId);
     this.#panes.delete(instanceId);
+    this.#appMessages.forget(instanceId);
     if (card && reason === "closed" && card.descriptor.conversationId !== null) {
       await session.services.store.closeCard(card.descriptor.conversationId, instanceId);
     }
@@ -547,6 +644,7 @@ export class CardService {
     verdict: "allowed" | "refused" | "failed",
     started: number,
     reason?: string,
+    approval?: ApprovalOutcome,
   ): void {
     const session = this.session;
     session.services.audit.record({
@@ -559,8 +657,17 @@ export class CardService {
       verdict,
       durationMs: Math.max(0, session.services.now() - started),
       ...(reason === undefined ? {} : { reason }),
+      ...(approval === undefined ? {} : { approval: { ...approval } }),
     });
   }
+}
+
+/**
+ * Whether a page request comes from the card's newest load (seed-behaviours 1.6): its generation
+ * is the card's, or it named none (a browser older than the generation check).
+ */
+function isCurrentPage(card: LiveCard, generation: number | undefined): boolean {
+  return generation === undefined || generation === card.generation;
 }
 
 function pickTool(source: Source, tools: SourceTool[], name: string | undefined): SourceTool {

@@ -1,4 +1,4 @@
-import type { WireErrorCode } from "@mcp-chat-host/protocol";
+import { localErrorWireRules } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
 import { isSourceError } from "../sources/source-error";
 
@@ -44,10 +44,7 @@ export function pageCallFailure(
 ): HostError {
   const message = sourceFailureMessage(error, sourceKey, sourceClosed);
   if (!isSourceError(error)) return new HostError("unavailable", message, { rpcCode });
-  const code: WireErrorCode =
-    error.code === "timeout" ? "timeout" : error.code === "closed" ? "closed" : "unavailable";
-  // A server that answered with an error, or a call that was cancelled, fails the same way again.
-  const retryable =
-    error.code === "timeout" || error.code === "closed" || error.code === "unavailable";
-  return new HostError(code, message, { rpcCode, retryable });
+  // The same code and retryability as every other source failure on the wire.
+  const wire = localErrorWireRules.source[error.code];
+  return new HostError(wire.code, message, { rpcCode, retryable: wire.retryable === true });
 }

@@ -53,8 +53,12 @@ export interface ChatHostHandle {
   readonly key: string;
   /** The text the model is (or would be) given about the chat's open cards, or null. */
   context(): string | null;
-  /** The tools given to the model, once the sources have listed them (see `ready`). */
-  readonly tools: readonly { name: string; source: string; description: string }[];
+  /**
+   * The tools given to the model, once the sources have listed them (see `ready`): `name` is the
+   * name the model is given (unique in the chat, accepted by every provider), `tool` the tool's
+   * own name on its source.
+   */
+  readonly tools: readonly { name: string; tool: string; source: string; description: string }[];
   /** Resolves when every source has listed its tools. */
   readonly ready: Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { escapeReportTags } from "./report-escape";
 import { reportText, type AppContentParams } from "./report-text";
 
 /** The sentence that opens the app context; it says where the reports come from. */
@@ -61,9 +62,12 @@ export function buildAppContext(cards: Iterable<ContextCard>, chatKey: string): 
     .reverse();
   const blocks = chosen.map(({ card, text }) => {
     const name = card.title !== null && card.title !== "" ? card.title : card.tool;
-    // The escape runs after truncation, so cutting a text can't re-create a closing tag.
-    const body = escapeClosingTag(truncateReport(text));
-    return `<app-context app="${escapeAttribute(name)}" id="${escapeAttribute(card.instanceId)}">\n${body}\n</app-context>`;
+    // The escape runs after truncation, so cutting a text can't re-create a tag. The title and id
+    // come from the app's server: a lookalike tag there is neutralised too.
+    const body = escapeReportTags(truncateReport(text));
+    const app = escapeReportTags(escapeAttribute(name));
+    const id = escapeReportTags(escapeAttribute(card.instanceId));
+    return `<app-context app="${app}" id="${id}">\n${body}\n</app-context>`;
   });
   return [APP_CONTEXT_HEADER, ...blocks].join("\n\n");
 }
@@ -81,18 +85,6 @@ export function truncateReport(text: string): string {
   const characters = Array.from(text);
   if (characters.length <= APP_CONTEXT_MAX_CHARACTERS) return text;
   return characters.slice(0, APP_CONTEXT_MAX_CHARACTERS - 3).join("") + "...";
-}
-
-/**
- * Stops a report from closing its block early: every `</app-context` becomes `<\/app-context`.
- * Matched without regard to case (a model reads `</APP-CONTEXT>` as a closing tag too); the
- * letters are kept as the app wrote them.
- *
- * @param text - a report's text, already truncated.
- * @returns the escaped text.
- */
-export function escapeClosingTag(text: string): string {
-  return text.replace(/<\/(app-context)/gi, "<\\/$1");
 }
 
 const ATTRIBUTE_ENTITIES: Readonly<Record<string, string>> = {

@@ -5,6 +5,8 @@ import {
   ApprovalBroker,
   CARD_CLOSED_REFUSAL,
   SESSION_ENDED_REFUSAL,
+  cardQuestionsWaitingRefusal,
+  sessionQuestionsWaitingRefusal,
   type ApprovalError,
   type ApprovalMemory,
   type ApprovalQuestion,
@@ -387,5 +389,87 @@ describe("ApprovalBroker", () => {
     expect(await first).toBe(true);
     expect(await broker.ask(question({ conversationId: null, instanceId: "host-b" }))).toBe(true);
     expect(kept).toEqual([]);
+  });
+
+  describe("bounded questions (issue 9, item 12)", () => {
+    it("keeps at most 3 questions of one card waiting and refuses the rest at once", async () => {
+      const { broker, requests, nextRequest } = harness();
+      const answers = Array.from({ length: 140 }, (_value, index) =>
+        broker.ask(question({ arguments: { id: index } })),
+      );
+      const refused = answers.slice(3);
+      expect(await Promise.all(refused)).toEqual(refused.map(() => cardQuestionsWaitingRefusal(3)));
+      expect(cardQuestionsWaitingRefusal(3)).toBe(
+        "The person hasn't answered this app's earlier questions yet (3 are waiting), so this call was refused; ask again after they answer.",
+      );
+      expect(requests.map((request) => request.arguments)).toEqual([
+        { id: 0 },
+        { id: 1 },
+        { id: 2 },
+      ]);
+      expect(broker.pending()).toHaveLength(3);
+
+      // An answer makes room for one more question.
+      await broker.answer((await nextRequest()).approvalId, { decision: "allow-once" });
+      expect(await answers[0]).toBe(true);
+      void broker.ask(question({ arguments: { id: "again" } }));
+      await nextRequest();
+      await nextRequest();
+      expect((await nextRequest()).arguments).toEqual({ id: "again" });
+      expect(broker.pending().map((request) => request.arguments)).toEqual([
+        { id: 1 },
+        { id: 2 },
+        { id: "again" },
+      ]);
+      expect(await broker.ask(question({ arguments: { id: "one too many" } }))).toBe(
+        cardQuestionsWaitingRefusal(3),
+      );
+    });
+
+    it("keeps at most 10 questions of a session waiting, whichever cards ask", async () => {
+      const { broker, requests } = harness();
+      const answers = Array.from({ length: 5 }, (_value, card) =>
+        Array.from({ length: 3 }, () => broker.ask(question({ instanceId: `host-${card}` }))),
+      ).flat();
+      const results = await Promise.all(answers.slice(10));
+      expect(results).toEqual(results.map(() => sessionQuestionsWaitingRefusal(10)));
+      expect(sessionQuestionsWaitingRefusal(10)).toBe(
+        "The person has 10 questions from apps waiting already, so this call was refused; ask again after they answer.",
+      );
+      expect(requests).toHaveLength(10);
+      expect(broker.pending()).toHaveLength(10);
+      broker.close();
+      expect(await Promise.all(answers.slice(0, 10))).toEqual(
+        answers.slice(0, 10).map(() => SESSION_ENDED_REFUSAL),
+      );
+    });
+
+    it("takes its limits from the options, and remembered answers need no room", async () => {
+      const { memory } = fakeMemory([
+        {
+          conversationId: "conversation-1",
+          scope: "conversation",
+          instanceId: null,
+          source: "notes",
+          tool: "read-note",
+          createdAt: 1,
+        },
+      ]);
+      const requests: ApprovalRequest[] = [];
+      const broker = new ApprovalBroker({
+        onRequest: (request) => requests.push(request),
+        memory,
+        maxWaitingPerCard: 1,
+        maxWaitingPerSession: 2,
+      });
+      void broker.ask(question());
+      expect(await broker.ask(question())).toBe(cardQuestionsWaitingRefusal(1));
+      expect(await broker.ask(question({ tool: "read-note" }))).toBe(true);
+      void broker.ask(question({ instanceId: "host-b" }));
+      expect(await broker.ask(question({ instanceId: "host-c" }))).toBe(
+        sessionQuestionsWaitingRefusal(2),
+      );
+      expect(requests).toHaveLength(2);
+    });
   });
 });

@@ -11,6 +11,28 @@ export const SESSION_ENDED_REFUSAL = "The person did not answer; the session end
 /** The refusal a waiting call gets when its card closes before the person answers. */
 export const CARD_CLOSED_REFUSAL = "The person did not answer; the card was closed.";
 
+/** How many questions of one card may wait for the person at once, unless told otherwise. */
+export const DEFAULT_MAX_WAITING_PER_CARD = 3;
+
+/** How many questions of one session (every card and pane) may wait at once, unless told otherwise. */
+export const DEFAULT_MAX_WAITING_PER_SESSION = 10;
+
+/**
+ * The refusal a card's call gets, at once and without a dialog, while `limit` of its questions
+ * already wait for the person.
+ */
+export function cardQuestionsWaitingRefusal(limit: number): string {
+  return `The person hasn't answered this app's earlier questions yet (${limit} are waiting), so this call was refused; ask again after they answer.`;
+}
+
+/**
+ * The refusal a call gets, at once and without a dialog, while `limit` questions of the session
+ * already wait for the person.
+ */
+export function sessionQuestionsWaitingRefusal(limit: number): string {
+  return `The person has ${limit} questions from apps waiting already, so this call was refused; ask again after they answer.`;
+}
+
 /** What `call.ask()` passes to the broker: the call and where it comes from. */
 export interface ApprovalQuestion {
   /** The conversation the card lives in; null for a pane (answers then last for the session). */
@@ -25,6 +47,19 @@ export interface ApprovalQuestion {
   readonly annotations: ToolAnnotations | null | undefined;
   /** A sentence from the policy, shown above the details. */
   readonly question?: string | null | undefined;
+  /** Told how the question was settled (for the audit), once, before `ask` resolves. */
+  readonly onOutcome?: ((outcome: ApprovalOutcome) => void) | undefined;
+}
+
+/** How one question was settled: by the person now, by an answer remembered, or by nobody. */
+export interface ApprovalOutcome {
+  readonly answeredBy: "person" | "remembered" | "nobody";
+  /** The answer (for `remembered`, the remembered one); absent for `nobody`. */
+  readonly answer?: ApprovalDecision;
+  /** What the answer covers: this call, the card's calls of the tool, or the conversation's. */
+  readonly scope?: "call" | "card" | "conversation";
+  /** When the answer was given (ms since the epoch). */
+  readonly answeredAt?: number;
 }
 
 /** The person's answer, as the browser sends it. */
@@ -74,6 +109,16 @@ export interface ApprovalBrokerOptions {
   readonly createId?: () => string;
   /** The clock for `createdAt` of requests and remembered answers; `Date.now` by default. */
   readonly now?: () => number;
+  /**
+   * At most this many questions of one card wait at once; a further ask is refused at once with
+   * {@link cardQuestionsWaitingRefusal}. Default {@link DEFAULT_MAX_WAITING_PER_CARD}.
+   */
+  readonly maxWaitingPerCard?: number;
+  /**
+   * At most this many questions of the session wait at once; a further ask is refused at once
+   * with {@link sessionQuestionsWaitingRefusal}. Default {@link DEFAULT_MAX_WAITING_PER_SESSION}.
+   */
+  readonly maxWaitingPerSession?: number;
 }
 
 /** Stable codes of {@link ApprovalError}. */
@@ -113,7 +158,8 @@ const NO_CONVERSATION = "\u0000session";
 /**
  * One session's approval dialogs: `ask` sends a request to the person's browser and resolves with
  * their answer; answers that cover a card or a conversation are remembered and answer later asks
- * without a dialog. Many requests may wait at once; nothing else in the session waits for them.
+ * without a dialog. Several requests may wait at once, up to a bound per card and per session
+ * (a flood of asks gets refusals, never a queue); nothing else in the session waits for them.
  */
 export class ApprovalBroker {
   readonly #options: ApprovalBrokerOptions;
@@ -139,7 +185,17 @@ export class ApprovalBroker {
     if (this.#closed) return SESSION_ENDED_REFUSAL;
     const memory = await this.#loadMemory(question.conversationId);
     if (this.#closed) return SESSION_ENDED_REFUSAL;
-    if (memory.records.some((record) => covers(record, question))) return true;
+    const remembered = memory.records.find((record) => covers(record, question));
+    if (remembered !== undefined) {
+      question.onOutcome?.(rememberedOutcome(remembered));
+      return true;
+    }
+    const refusal = this.#roomFor(question);
+    if (refusal !== null) {
+      // Too many questions wait already: refused at once, no dialog, nothing queued.
+      question.onOutcome?.({ answeredBy: "nobody" });
+      return refusal;
+    }
 
     const approvalId = this.#options.createId?.() ?? crypto.randomUUID();
     const request: ApprovalRequest = {
@@ -190,6 +246,13 @@ export class ApprovalBroker {
       );
     }
     this.#settle(approvalId, "answered");
+    const answeredAt = this.#now();
+    pending.question.onOutcome?.({
+      answeredBy: "person",
+      answer: answer.decision,
+      scope: decisionScopes[answer.decision],
+      answeredAt,
+    });
     if (answer.decision === "refuse") {
       const reason = answer.reason?.trim() ?? "";
       pending.resolve(reason === "" ? false : reason);
@@ -205,13 +268,14 @@ export class ApprovalBroker {
       instanceId: answer.decision === "allow-card" ? question.instanceId : null,
       source: question.source,
       tool: question.tool,
-      createdAt: this.#now(),
+      createdAt: answeredAt,
     };
     this.#memoryFor(question.conversationId).records.push(record);
     // Requests queued behind this one that the answer covers need no dialog any more.
     for (const [otherId, other] of [...this.#pending]) {
       if (sameConversation(other.question, question) && covers(record, other.question)) {
         this.#settle(otherId, "remembered");
+        other.question.onOutcome?.(rememberedOutcome(record));
         other.resolve(true);
       }
     }
@@ -240,6 +304,7 @@ export class ApprovalBroker {
     for (const [approvalId, pending] of [...this.#pending]) {
       if (pending.question.instanceId !== instanceId) continue;
       this.#settle(approvalId, "cancelled");
+      pending.question.onOutcome?.({ answeredBy: "nobody" });
       pending.resolve(CARD_CLOSED_REFUSAL);
     }
   }
@@ -249,8 +314,21 @@ export class ApprovalBroker {
     this.#closed = true;
     for (const [approvalId, pending] of [...this.#pending]) {
       this.#settle(approvalId, "cancelled");
+      pending.question.onOutcome?.({ answeredBy: "nobody" });
       pending.resolve(SESSION_ENDED_REFUSAL);
     }
+  }
+
+  /** Null when one more question of this card may wait; else the refusal to give at once. */
+  #roomFor(question: ApprovalQuestion): string | null {
+    const perCard = this.#options.maxWaitingPerCard ?? DEFAULT_MAX_WAITING_PER_CARD;
+    const perSession = this.#options.maxWaitingPerSession ?? DEFAULT_MAX_WAITING_PER_SESSION;
+    if (this.#pending.size >= perSession) return sessionQuestionsWaitingRefusal(perSession);
+    let waiting = 0;
+    for (const pending of this.#pending.values()) {
+      if (pending.question.instanceId === question.instanceId) waiting += 1;
+    }
+    return waiting >= perCard ? cardQuestionsWaitingRefusal(perCard) : null;
   }
 
   #settle(approvalId: string, settlement: ApprovalSettlement): void {
@@ -314,6 +392,24 @@ export class ApprovalBroker {
     if (this.#options.warn) this.#options.warn(message);
     else console.warn(message);
   }
+}
+
+/** What each answer covers, as audited. */
+const decisionScopes: Record<ApprovalDecision, "call" | "card" | "conversation"> = {
+  "allow-once": "call",
+  refuse: "call",
+  "allow-card": "card",
+  "allow-conversation": "conversation",
+};
+
+/** The outcome of a question a remembered answer settled. */
+function rememberedOutcome(record: RememberedApproval): ApprovalOutcome {
+  return {
+    answeredBy: "remembered",
+    answer: record.scope === "card" ? "allow-card" : "allow-conversation",
+    scope: record.scope,
+    answeredAt: record.createdAt,
+  };
 }
 
 /** True when a remembered answer allows the call without a dialog. */

@@ -15,11 +15,34 @@ export {
   describeModel,
   resolveModel,
 } from "./model-selection";
-export type { ModelEnvironment, ModelObject, ModelSelectionErrorCode } from "./model-selection";
-export { ARGUMENTS_NOT_OBJECT_REASON, ModelTurnError, runTurn } from "./model-runner";
+export type {
+  ModelEnvironment,
+  ModelObject,
+  ModelSelectionErrorCode,
+  ResolveModelOptions,
+} from "./model-selection";
+export {
+  ARGUMENTS_NOT_OBJECT_REASON,
+  DEFAULT_RETRY_AFTER_CAP_MS,
+  DEFAULT_STALL_TIMEOUT_MS,
+  ModelTurnError,
+  runTurn,
+} from "./model-runner";
 export type { RunTurnOptions } from "./model-runner";
+export { ModelCutOffError, ModelStallError, describeFailure } from "./model-failure";
+export { ARGUMENTS_NOT_JSON_REASON, unknownToolReason } from "./invalid-tool-call";
+export { systemClock } from "./turn-clock";
+export type { TurnClock } from "./turn-clock";
 export { TOOL_CANCELLED_TEXT } from "./step-record";
-export type { TurnEvent, TurnEventListener, TurnResult, TurnStatus } from "./turn-events";
+export type {
+  TurnEvent,
+  TurnEventListener,
+  TurnFailure,
+  TurnFailureKind,
+  TurnResult,
+  TurnStatus,
+  TurnUsage,
+} from "./turn-events";
 export {
   HOOK_FAILED_REASON,
   HOOK_REFUSED_REASON,

@@ -73,9 +73,14 @@ describe("a turn with a tool loop", () => {
     expect(events.map((event) => event.type)).toEqual([
       "tool-started",
       "tool-finished",
+      "step-started",
       "text-delta",
       "finished",
     ]);
+    expect(events.find((event) => event.type === "step-started")).toEqual({
+      type: "step-started",
+      step: 1,
+    });
     const finished = events.find((event) => event.type === "tool-finished");
     expect(finished).toMatchObject({
       toolCallId: "c1",
@@ -265,7 +270,16 @@ describe("failures resolve, never reject", () => {
     const result = await runTurn(options(model, events));
     expect(result.status).toBe("error");
     expect(result.error).toBe(failure);
-    expect(events).toEqual([{ type: "error", error: failure, responseMessages: [] }]);
+    expect(result.failure).toEqual({
+      kind: "provider-error",
+      message:
+        "The model failed with an unexpected error. Try again; if it keeps happening, check the server's log.",
+      retryable: true,
+      provider: "mock-provider",
+    });
+    expect(events).toEqual([
+      { type: "error", error: failure, failure: result.failure, responseMessages: [] },
+    ]);
   });
 
   test("a listener that throws ends the turn with its error", async () => {
@@ -279,6 +293,8 @@ describe("failures resolve, never reject", () => {
     });
     expect(result.status).toBe("error");
     expect(result.error).toBe(failure);
+    expect(result.failure).toMatchObject({ kind: "host", retryable: true });
+    expect(result.failure?.message).not.toContain("socket gone");
   });
 
   test("two tools with one name, or a bad limit, are refused before the model is asked", async () => {
@@ -288,6 +304,11 @@ describe("failures resolve, never reject", () => {
     expect(duplicate.status).toBe("error");
     expect(duplicate.error).toBeInstanceOf(ModelTurnError);
     expect((duplicate.error as ModelTurnError).code).toBe("duplicate-tool-name");
+    expect(duplicate.failure).toEqual({
+      kind: "host",
+      message: (duplicate.error as ModelTurnError).message,
+      retryable: false,
+    });
     const badLimit = await runTurn(options(model, [], { maxSteps: 0 }));
     expect((badLimit.error as ModelTurnError).code).toBe("invalid-limit");
     expect(model.doStreamCalls.length).toBe(0);

@@ -1,18 +1,34 @@
 // One turn of the model: stream its reply, run the tools it calls (after the checks), loop until
 // it answers or the step limit is reached. A stop from the person ends the turn at once, cancels
-// the running tool, and still leaves a valid history to store.
-import type { JSONSchema7 } from "@ai-sdk/provider";
-import { jsonSchema, stepCountIs, streamText, tool } from "ai";
-import type { FinishReason, LanguageModel, ModelMessage, TextStreamPart, ToolSet } from "ai";
+// the running tool, and still leaves a valid history to store. Every failure ends the turn with
+// status "error" and a `failure` in the person's words (model-failure.ts).
+import { stepCountIs, streamText } from "ai";
+import type { FinishReason, LanguageModel, ModelMessage } from "ai";
 import type { ToolPermissions } from "@mcp-chat-host/connection";
-import type { HostTool, ToolProgress } from "./host-tool";
-import { checkToolRequest, ToolCallBudget } from "./tool-checks";
-import type { ToolRequest, ToolRequestHook } from "./tool-checks";
-import { modelOutputFor, refusalOutcome } from "./tool-outcome";
-import type { ModelToolOutcome } from "./tool-outcome";
+import { guardModel } from "./guarded-model";
+import type { HostTool } from "./host-tool";
+import { RefusedCalls } from "./invalid-tool-call";
+import { ModelCutOffError, describeFailure, hostFailure } from "./model-failure";
+import { usesCacheMarkers, withCacheMarkers } from "./prompt-caching";
 import { messagesOfUnfinishedStep, newStepRecord } from "./step-record";
 import type { StepRecord } from "./step-record";
-import type { TurnEvent, TurnEventListener, TurnResult } from "./turn-events";
+import { joinStepTexts, recordPart } from "./stream-parts";
+import type { ToolRequestHook } from "./tool-checks";
+import { systemClock } from "./turn-clock";
+import type { TurnClock } from "./turn-clock";
+import type { TurnEventListener, TurnResult } from "./turn-events";
+import { TurnState } from "./turn-state";
+import { buildToolSet } from "./turn-tools";
+import { addRequestUsage, addStepUsage } from "./turn-usage";
+
+export { ARGUMENTS_NOT_OBJECT_REASON } from "./turn-tools";
+
+/** The default of {@link RunTurnOptions.stallTimeoutMs}: one minute. */
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
+/** The default of {@link RunTurnOptions.retryAfterCapMs}: 30 seconds. */
+export const DEFAULT_RETRY_AFTER_CAP_MS = 30_000;
+/** How many times a request the provider was too busy for is sent again. */
+const MAX_RETRIES = 2;
 
 /** What {@link runTurn} needs for one turn. */
 export interface RunTurnOptions {
@@ -21,6 +37,12 @@ export interface RunTurnOptions {
   system?: string;
   /** The conversation so far, ending with the person's message (and any app context before it). */
   messages: ModelMessage[];
+  /**
+   * How many leading `messages` are stored history that the next turn resends unchanged. For
+   * Anthropic the last of them (and the system prompt, and the last tool) carries a prompt-cache
+   * breakpoint. Absent or 0: no message is marked.
+   */
+  stablePrefixLength?: number;
   /** The model-visible tools of the chat, in the order the model is shown them. */
   tools: readonly HostTool[];
   /** The most model steps (requests) in the turn; a step that calls tools is followed by another. */
@@ -35,6 +57,18 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   /** Receives the events of the turn (text deltas, tool progress, the end). */
   events?: TurnEventListener;
+  /**
+   * The longest wait for the model's next chunk (or its first) before the request is closed and
+   * the turn fails as "stalled"; 60 000 by default. Time spent running tools does not count.
+   */
+  stallTimeoutMs?: number;
+  /**
+   * The longest `retry-after` (429, 503, 529) the turn waits out before sending the request
+   * again; a longer one fails the turn at once, saying when to try again. 30 000 by default.
+   */
+  retryAfterCapMs?: number;
+  /** The time source for retries and the stall watch; the system clock by default. */
+  clock?: TurnClock;
 }
 
 /** A local error of the model runner; the turn resolves with it as `error`. */
@@ -49,23 +83,24 @@ export class ModelTurnError extends Error {
   }
 }
 
-/** The text of a tool call's result when its arguments are not a JSON object. */
-export const ARGUMENTS_NOT_OBJECT_REASON = "The arguments must be a JSON object.";
-
 /**
  * Runs one turn of the model with the chat's tools. Each tool call the model makes passes the
  * checks of `tool-checks.ts` (permissions, the chat's hook, the budget) before it runs; a refused
- * call reaches the model as "Tool call rejected. <reason>". Never rejects: failures resolve with
- * status "error", a stop with status "stopped".
+ * call, a call of an unknown tool or with unreadable arguments reaches the model as
+ * "Tool call rejected. <reason>". A request the provider is too busy for (429, 503, 529) is sent
+ * again up to twice while nothing of the turn has been shown. Never rejects: failures resolve
+ * with status "error" and a `failure`, a stop with status "stopped".
  *
- * @returns the turn's status, the messages to store after the person's message, and its text.
+ * @returns the turn's status, the messages to store after the person's message, its text, and
+ *   the tokens used when the provider reported them.
  */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const turn = new TurnState(options.events);
   const setupError = validateOptions(options);
-  if (setupError !== undefined) return turn.fail(setupError, []);
+  if (setupError !== undefined) return turn.fail(setupError, hostFailure(setupError.message), []);
   if (options.signal?.aborted === true) return turn.stop([], undefined);
 
+  const clock = options.clock ?? systemClock;
   const internal = new AbortController();
   turn.onListenerError = (error) => internal.abort(error);
   const onStop = (): void => internal.abort(options.signal?.reason);
@@ -73,6 +108,37 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const stopped = new Promise<"stopped">((resolve) => {
     internal.signal.addEventListener("abort", () => resolve("stopped"), { once: true });
   });
+
+  let requestId: string | undefined;
+  const chosen = options.model;
+  const guarded = chosen.specificationVersion === "v3";
+  const model =
+    chosen.specificationVersion === "v3"
+      ? guardModel(chosen, {
+          stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+          retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
+          maxRetries: MAX_RETRIES,
+          clock,
+          mayRetry: () => !turn.hasOutput,
+          onResponse: (headers) => {
+            requestId = headers?.["x-request-id"] ?? headers?.["request-id"] ?? requestId;
+          },
+          onUsage: (usage) => {
+            turn.usage = addRequestUsage(turn.usage, usage);
+          },
+        })
+      : options.model;
+  const caching = usesCacheMarkers(options.model);
+  const prompt = caching
+    ? withCacheMarkers({
+        system: options.system,
+        messages: options.messages,
+        stablePrefixLength: options.stablePrefixLength,
+      })
+    : { system: undefined, messages: options.messages };
+  const system = prompt.system ?? options.system;
+  // The runner's answers to invalid calls, replacing the SDK's own.
+  const refused = new RefusedCalls(new Set(options.tools.map((hostTool) => hostTool.name)));
 
   const steps: StepRecord[] = [];
   let finishedSteps = 0;
@@ -82,12 +148,18 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   try {
     const result = streamText({
-      model: options.model,
-      ...(options.system === undefined ? {} : { system: options.system }),
-      messages: options.messages,
-      tools: buildToolSet(options, turn, internal.signal),
+      model,
+      ...(system === undefined ? {} : { system }),
+      messages: prompt.messages,
+      tools: buildToolSet(options, turn, internal.signal, caching),
       stopWhen: stepCountIs(options.maxSteps),
       abortSignal: internal.signal,
+      // The runner retries by itself (guarded-model.ts), only before anything was shown.
+      maxRetries: 0,
+      prepareStep: ({ steps: finished, messages }) => {
+        refused.noteSteps(finished);
+        return { messages: refused.applyTo(messages) };
+      },
       onStepFinish: (step) => {
         // Cumulative: the messages of every finished step so far.
         completedMessages = step.response.messages;
@@ -102,10 +174,31 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         const next = await Promise.race([reader.read(), stopped]);
         if (next === "stopped" || next.done) break;
         const part = next.value;
-        if (part.type === "start-step") steps.push(newStepRecord());
-        else if (part.type === "finish") finishReason = part.finishReason;
-        else if (part.type === "error") streamError ??= part.error;
-        else recordPart(steps.at(-1), part, turn);
+        if (part.type === "start-step") {
+          steps.push(newStepRecord());
+          if (steps.length > 1) turn.emit({ type: "step-started", step: steps.length - 1 });
+        } else if (part.type === "finish-step") {
+          if (!guarded) turn.usage = addStepUsage(turn.usage, part.usage);
+        } else if (part.type === "finish") {
+          finishReason = part.finishReason;
+          // What every adapter reports when the stream ended without the provider's finish
+          // event (OpenAI `response.completed`, Anthropic `message_stop`, a chat `finish_reason`).
+          if (part.finishReason === "other" && part.rawFinishReason === undefined) {
+            streamError ??= new ModelCutOffError();
+          }
+        } else if (part.type === "error") {
+          streamError ??= part.error;
+        } else if (part.type === "tool-call" && part.invalid === true) {
+          const { check, reason, output } = refused.note(part);
+          const step = steps.at(-1);
+          step?.calls.set(part.toolCallId, { toolName: part.toolName, input: {} });
+          step?.outputs.set(part.toolCallId, output);
+          turn.inputs.delete(part.toolCallId);
+          const { toolCallId, toolName: name } = part;
+          turn.emit({ type: "tool-refused", toolCallId, name, check, reason });
+        } else if (!(part.type === "tool-error" && refused.has(part.toolCallId))) {
+          recordPart(steps.at(-1), part, turn);
+        }
       }
     } finally {
       // Stop reading; when the turn was stopped this also tears the stream down.
@@ -118,88 +211,25 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   }
 
   const unfinished = steps.slice(finishedSteps).flatMap(messagesOfUnfinishedStep);
+  const soFar = refused.applyTo([...completedMessages, ...unfinished]);
   const text = joinStepTexts(steps);
   if (turn.listenerError !== undefined) {
-    return turn.fail(turn.listenerError, [...completedMessages, ...unfinished], text);
+    return turn.fail(turn.listenerError, hostFailure(), soFar, text);
   }
-  if (internal.signal.aborted) return turn.stop([...completedMessages, ...unfinished], text);
+  if (internal.signal.aborted) return turn.stop(soFar, text);
   if (streamError !== undefined) {
-    return turn.fail(streamError, [...completedMessages, ...unfinished], text);
+    const failure = describeFailure(streamError, {
+      provider: options.model.provider,
+      now: clock.now(),
+      ...(requestId === undefined ? {} : { requestId }),
+    });
+    return turn.fail(streamError, failure, soFar, text);
   }
   return turn.complete({
-    responseMessages: completedMessages,
+    responseMessages: refused.applyTo(completedMessages),
     text,
     ...(finishReason === undefined ? {} : { finishReason }),
   });
-}
-
-/** Tracks the events of one turn: which calls are running, and whether events may still go out. */
-class TurnState {
-  private open = true;
-  private toolEventsOpen = true;
-  readonly running = new Map<string, string>();
-  /** The arguments being streamed, by tool call id: the tool's name and the JSON text so far. */
-  readonly inputs = new Map<string, { name: string; text: string }>();
-  listenerError: unknown;
-  onListenerError: (error: unknown) => void = () => {};
-
-  constructor(private readonly listener: TurnEventListener | undefined) {}
-
-  emit(event: TurnEvent): void {
-    if (!this.open || this.listener === undefined) return;
-    if (event.type.startsWith("tool-") && !this.toolEventsOpen) return;
-    try {
-      this.listener(event);
-    } catch (error) {
-      // Not swallowed: the turn ends with this error.
-      if (this.listenerError === undefined) {
-        this.listenerError = error;
-        this.onListenerError(error);
-      }
-    }
-  }
-
-  complete(result: Omit<TurnResult, "status" | "error">): TurnResult {
-    const value: TurnResult = { status: "complete", ...result };
-    this.emit({ type: "finished", ...value });
-    // A listener that failed on the last event still fails the turn; no event follows it.
-    if (this.listenerError !== undefined) {
-      return this.close({ ...value, status: "error", error: this.listenerError });
-    }
-    return this.close(value);
-  }
-
-  stop(responseMessages: ModelMessage[], text: string | undefined): TurnResult {
-    this.toolEventsOpen = false;
-    for (const [toolCallId, name] of this.running) {
-      this.emitDirectly({ type: "tool-cancelled", toolCallId, name });
-    }
-    const value: TurnResult = { status: "stopped", responseMessages, text: text ?? "" };
-    this.emitDirectly({ type: "finished", ...value });
-    return this.close(value);
-  }
-
-  fail(error: unknown, responseMessages: ModelMessage[], text = ""): TurnResult {
-    this.toolEventsOpen = false;
-    this.emitDirectly({ type: "error", error, responseMessages });
-    return this.close({ status: "error", responseMessages, text, error });
-  }
-
-  private emitDirectly(event: TurnEvent): void {
-    if (!this.open || this.listener === undefined) return;
-    try {
-      this.listener(event);
-    } catch {
-      // The turn is already ending; its result still reports what happened.
-    }
-  }
-
-  private close(result: TurnResult): TurnResult {
-    this.open = false;
-    this.running.clear();
-    this.inputs.clear();
-    return result;
-  }
 }
 
 function validateOptions(options: RunTurnOptions): ModelTurnError | undefined {
@@ -208,6 +238,25 @@ function validateOptions(options: RunTurnOptions): ModelTurnError | undefined {
   }
   if (!Number.isInteger(options.maxToolCalls) || options.maxToolCalls < 0) {
     return new ModelTurnError("invalid-limit", "maxToolCalls must be a whole number, 0 or more.");
+  }
+  const { stallTimeoutMs, retryAfterCapMs, stablePrefixLength } = options;
+  if (stallTimeoutMs !== undefined && !(stallTimeoutMs > 0 && Number.isFinite(stallTimeoutMs))) {
+    return new ModelTurnError("invalid-limit", "stallTimeoutMs must be a number of ms above 0.");
+  }
+  if (retryAfterCapMs !== undefined && !(retryAfterCapMs >= 0)) {
+    return new ModelTurnError(
+      "invalid-limit",
+      "retryAfterCapMs must be a number of ms, 0 or more.",
+    );
+  }
+  if (
+    stablePrefixLength !== undefined &&
+    (!Number.isInteger(stablePrefixLength) || stablePrefixLength < 0)
+  ) {
+    return new ModelTurnError(
+      "invalid-limit",
+      "stablePrefixLength must be a whole number, 0 or more.",
+    );
   }
   const seen = new Set<string>();
   for (const hostTool of options.tools) {
@@ -220,184 +269,4 @@ function validateOptions(options: RunTurnOptions): ModelTurnError | undefined {
     seen.add(hostTool.name);
   }
   return undefined;
-}
-
-function buildToolSet(options: RunTurnOptions, turn: TurnState, turnSignal: AbortSignal): ToolSet {
-  const budget = new ToolCallBudget(options.maxToolCalls);
-  const toolSet: ToolSet = {};
-  for (const hostTool of options.tools) {
-    toolSet[hostTool.name] = tool<unknown, ModelToolOutcome>({
-      description: hostTool.description,
-      ...(hostTool.title === undefined ? {} : { title: hostTool.title }),
-      // The offline model reads titles from here (the model interface has no title field).
-      ...(hostTool.title === undefined
-        ? {}
-        : { providerOptions: { offline: { title: hostTool.title } } }),
-      // No validation: arguments reach the server as the model sent them (seed 1.3).
-      inputSchema: jsonSchema<unknown>(hostTool.inputSchema as JSONSchema7),
-      execute: (input, { toolCallId, abortSignal }) =>
-        runToolCall({
-          hostTool,
-          input,
-          toolCallId,
-          signal: abortSignal ?? turnSignal,
-          options,
-          budget,
-          turn,
-        }),
-      toModelOutput: ({ output }) => modelOutputFor(output),
-    });
-  }
-  return toolSet;
-}
-
-async function runToolCall(call: {
-  hostTool: HostTool;
-  input: unknown;
-  toolCallId: string;
-  signal: AbortSignal;
-  options: RunTurnOptions;
-  budget: ToolCallBudget;
-  turn: TurnState;
-}): Promise<ModelToolOutcome> {
-  const { hostTool, toolCallId, signal, turn } = call;
-  const name = hostTool.name;
-  const args = argumentsFromInput(call.input);
-  if (args === undefined) {
-    turn.emit({
-      type: "tool-refused",
-      toolCallId,
-      name,
-      check: "arguments",
-      reason: ARGUMENTS_NOT_OBJECT_REASON,
-    });
-    return refusalOutcome(ARGUMENTS_NOT_OBJECT_REASON);
-  }
-  const request: ToolRequest = {
-    toolCallId,
-    name,
-    arguments: args,
-    annotations: hostTool.annotations,
-    source: hostTool.source,
-  };
-  const check = await checkToolRequest({
-    tool: hostTool,
-    request,
-    permissions: call.options.permissions,
-    onToolRequest: call.options.onToolRequest,
-    budget: call.budget,
-  });
-  if (!check.allowed) {
-    const { check: checkName, reason, cause } = check;
-    turn.emit({
-      type: "tool-refused",
-      toolCallId,
-      name,
-      check: checkName,
-      reason,
-      ...(cause === undefined ? {} : { cause }),
-    });
-    return refusalOutcome(reason);
-  }
-  turn.emit({ type: "tool-started", toolCallId, name, arguments: args });
-  turn.running.set(toolCallId, name);
-  let outcome: ModelToolOutcome;
-  try {
-    outcome = await hostTool.execute(args, {
-      signal,
-      toolCallId,
-      onProgress: (progress) =>
-        turn.emit({ type: "tool-progress", toolCallId, ...withoutUndefined(progress) }),
-    });
-  } catch (error) {
-    // A stopped turn discards the call's result; let the stream see the abort.
-    if (signal.aborted) throw error;
-    outcome = { value: `The tool call failed: ${errorText(error)}`, isError: true };
-  }
-  turn.running.delete(toolCallId);
-  const { value, isError, raw } = outcome;
-  turn.emit({
-    type: "tool-finished",
-    toolCallId,
-    name,
-    isError,
-    value,
-    ...(raw === undefined ? {} : { raw }),
-  });
-  return outcome;
-}
-
-/** Seed 1.3: arguments go through as sent, but omitted or null ones are dropped. */
-function argumentsFromInput(input: unknown): Record<string, unknown> | undefined {
-  if (input === undefined || input === null) return {};
-  if (typeof input !== "object" || Array.isArray(input)) return undefined;
-  return Object.fromEntries(
-    Object.entries(input).filter(([, value]) => value !== null && value !== undefined),
-  );
-}
-
-function recordPart(
-  step: StepRecord | undefined,
-  part: TextStreamPart<ToolSet>,
-  turn: TurnState,
-): void {
-  if (part.type === "text-delta") {
-    if (step !== undefined) step.text += part.text;
-    turn.emit({ type: "text-delta", delta: part.text });
-    return;
-  }
-  if (part.type === "tool-input-start") {
-    turn.inputs.set(part.id, { name: part.toolName, text: "" });
-    turn.emit({ type: "tool-input-started", toolCallId: part.id, name: part.toolName });
-    return;
-  }
-  if (part.type === "tool-input-delta") {
-    const input = turn.inputs.get(part.id);
-    if (input === undefined) return;
-    input.text += part.delta;
-    turn.emit({
-      type: "tool-input-delta",
-      toolCallId: part.id,
-      name: input.name,
-      partialJson: input.text,
-    });
-    return;
-  }
-  if (part.type === "tool-input-end") {
-    turn.inputs.delete(part.id);
-    return;
-  }
-  if (step === undefined) return;
-  if (part.type === "tool-call") {
-    turn.inputs.delete(part.toolCallId);
-    step.calls.set(part.toolCallId, { toolName: part.toolName, input: part.input });
-  } else if (part.type === "tool-result" && part.preliminary !== true) {
-    step.outputs.set(part.toolCallId, modelOutputFor(part.output as ModelToolOutcome));
-  } else if (part.type === "tool-error") {
-    step.outputs.set(part.toolCallId, { type: "error-text", value: errorText(part.error) });
-  }
-}
-
-function joinStepTexts(steps: readonly StepRecord[]): string {
-  return steps
-    .map((step) => step.text)
-    .filter((text) => text !== "")
-    .join("\n\n");
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Drops the optional fields that are present but undefined (exactOptionalPropertyTypes). */
-function withoutUndefined(progress: ToolProgress): {
-  progress: number;
-  total?: number;
-  message?: string;
-} {
-  return {
-    progress: progress.progress,
-    ...(progress.total === undefined ? {} : { total: progress.total }),
-    ...(progress.message === undefined ? {} : { message: progress.message }),
-  };
 }

@@ -30,10 +30,20 @@ describe("resolveModel", () => {
     expect(model.modelId).toBe("claude-sonnet-4-5");
   });
 
-  test("openai:<id> builds an OpenAI model with the key from OPENAI_API_KEY", () => {
+  test("openai:<id> is the Responses API, with the key from OPENAI_API_KEY", () => {
     const model = resolveModel("openai:gpt-4.1", { OPENAI_API_KEY: "sk-test" });
-    expect(model.provider).toMatch(/^openai\./);
+    expect(model.provider).toBe("openai.responses");
     expect(model.modelId).toBe("gpt-4.1");
+  });
+
+  test("openai-chat:<id> is the Chat Completions API, with the same key", () => {
+    const model = resolveModel("openai-chat:gpt-4.1", { OPENAI_API_KEY: "sk-test" });
+    expect(model.provider).toBe("openai.chat");
+    expect(model.modelId).toBe("gpt-4.1");
+    const error = selectionError(() => resolveModel("openai-chat:gpt-4.1", {}));
+    expect(error.code).toBe("model-key-missing");
+    expect(error.message).toContain("set OPENAI_API_KEY");
+    expect(selectionError(() => resolveModel("openai-chat:", {})).code).toBe("model-spec-invalid");
   });
 
   test("openai-compatible:<baseURL>#<id> works without a key (Ollama, vLLM)", () => {
@@ -56,7 +66,8 @@ describe("resolveModel", () => {
     expect(error.code).toBe("model-spec-unknown");
     expect(error.message).toBe(
       'The model "gemini:pro" is not one this host knows. Write one of: offline, ' +
-        "anthropic:<model id>, openai:<model id>, openai-compatible:<base URL>#<model id>.",
+        "anthropic:<model id>, openai:<model id> (Responses API), " +
+        "openai-chat:<model id> (Chat Completions API), openai-compatible:<base URL>#<model id>.",
     );
   });
 

@@ -6,6 +6,11 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { createOfflineModel } from "./offline-model";
+import {
+  openAIResponsesOptions,
+  openAIStoreFromEnvironment,
+  withDefaultProviderOptions,
+} from "./provider-options";
 
 /** A model object the AI SDK accepts (not a gateway model id string). */
 export type ModelObject = Exclude<LanguageModel, string>;
@@ -17,13 +22,27 @@ export type ModelEnvironment = Readonly<Record<string, string | undefined>>;
 export type ModelSelectionErrorCode =
   "model-key-missing" | "model-spec-invalid" | "model-spec-unknown";
 
-/** The forms a model spec may take, listed in error messages. */
+/**
+ * The forms a model spec may take, listed in error messages. `openai:` is OpenAI's Responses
+ * API, `openai-chat:` its Chat Completions API.
+ */
 export const MODEL_SPEC_FORMS = [
   "offline",
   "anthropic:<model id>",
-  "openai:<model id>",
+  "openai:<model id> (Responses API)",
+  "openai-chat:<model id> (Chat Completions API)",
   "openai-compatible:<base URL>#<model id>",
 ] as const;
+
+/** Choices of {@link resolveModel} beyond the spec and the environment. */
+export interface ResolveModelOptions {
+  /**
+   * Whether OpenAI's Responses API keeps responses on its servers (`store`). Off by default, so
+   * every request carries the whole conversation; OPENAI_STORE=true turns it on when this is
+   * not given.
+   */
+  openAIStore?: boolean;
+}
 
 /** A model spec that names no usable model; the message says how to fix it. */
 export class ModelSelectionError extends Error {
@@ -40,13 +59,15 @@ export class ModelSelectionError extends Error {
 /**
  * Turns a model spec into an AI SDK model. Strings: `"offline"` (also for `undefined` or `""`),
  * `anthropic:<id>` (key from ANTHROPIC_API_KEY, base URL from ANTHROPIC_BASE_URL if set),
- * `openai:<id>` (OPENAI_API_KEY, OPENAI_BASE_URL), `openai-compatible:<baseURL>#<id>` for Ollama or
- * vLLM (optional key from OPENAI_COMPATIBLE_API_KEY). A model object is returned as it is.
- * Nothing is sent over the network here.
+ * `openai:<id>` for OpenAI's Responses API (OPENAI_API_KEY, OPENAI_BASE_URL; every request sends
+ * `store: false` unless OPENAI_STORE=true or `options.openAIStore`), `openai-chat:<id>` for its
+ * Chat Completions API (same variables), `openai-compatible:<baseURL>#<id>` for Ollama or vLLM
+ * (optional key from OPENAI_COMPATIBLE_API_KEY; asks for usage in the stream). A model object
+ * is returned as it is. Nothing is sent over the network here.
  *
  * @param spec - the spec, or a model object.
  * @param env - where keys are read; `process.env` by default.
- * @returns the model.
+ * @returns the model; the options it needs travel with each of its requests.
  * @throws {ModelSelectionError} `model-key-missing` naming the variable to set,
  *   `model-spec-invalid` for a malformed spec of a known provider, `model-spec-unknown` for any
  *   other prefix (the message lists the forms).
@@ -54,6 +75,7 @@ export class ModelSelectionError extends Error {
 export function resolveModel(
   spec: string | LanguageModel | undefined,
   env: ModelEnvironment = process.env,
+  options: ResolveModelOptions = {},
 ): ModelObject {
   if (spec !== undefined && typeof spec !== "string") return spec;
   const text = (spec ?? "").trim();
@@ -70,9 +92,13 @@ export function resolveModel(
     }
     case "openai": {
       const modelId = requireModelId(rest, "openai:<model id>", "openai:gpt-4.1");
-      const apiKey = requireKey(env, "OPENAI_API_KEY", text);
-      const baseURL = env["OPENAI_BASE_URL"];
-      return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+      const store = options.openAIStore ?? openAIStoreFromEnvironment(env["OPENAI_STORE"]);
+      const model = openAIProvider(env, text).responses(modelId);
+      return withDefaultProviderOptions(model, openAIResponsesOptions(store));
+    }
+    case "openai-chat": {
+      const modelId = requireModelId(rest, "openai-chat:<model id>", "openai-chat:gpt-4.1");
+      return openAIProvider(env, text).chat(modelId);
     }
     case "openai-compatible": {
       const { baseURL, modelId } = parseCompatible(rest);
@@ -80,6 +106,8 @@ export function resolveModel(
       const provider = createOpenAICompatible({
         name: "openai-compatible",
         baseURL,
+        // Usage arrives in a last chunk only when asked for (stream_options.include_usage).
+        includeUsage: true,
         ...(apiKey ? { apiKey } : {}),
       });
       return provider.chatModel(modelId);
@@ -110,6 +138,12 @@ export function describeModel(spec: string | LanguageModel | undefined): string 
   const address = hash === -1 ? rest : rest.slice(0, hash);
   const modelId = hash === -1 ? "" : rest.slice(hash);
   return `openai-compatible:${safeAddress(address)}${modelId}`;
+}
+
+function openAIProvider(env: ModelEnvironment, spec: string): ReturnType<typeof createOpenAI> {
+  const apiKey = requireKey(env, "OPENAI_API_KEY", spec);
+  const baseURL = env["OPENAI_BASE_URL"];
+  return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) });
 }
 
 function requireModelId(rest: string, form: string, example: string): string {

@@ -27,9 +27,10 @@ export type ToolRequestHook = (
 ) => ToolRequestVerdict | void | Promise<ToolRequestVerdict | void>;
 
 /**
- * Which check refused a call. "arguments" is the runner's own: arguments that are not an object.
+ * Which check refused a call. "arguments" and "unknown-tool" are the runner's own: arguments that
+ * are not a JSON object (or not JSON at all), and a tool name the chat does not have.
  */
-export type ToolCheckName = "arguments" | "permission" | "hook" | "budget";
+export type ToolCheckName = "arguments" | "unknown-tool" | "permission" | "hook" | "budget";
 
 /** The answer of {@link checkToolRequest}. `reason` is what the model is told, after the prefix. */
 export type ToolCheckResult =

@@ -6,6 +6,45 @@ import type { ToolCheckName } from "./tool-checks";
 /** How a turn ended: it ran to its end, the person stopped it, or it failed. */
 export type TurnStatus = "complete" | "stopped" | "error";
 
+/** Tokens a provider reported for a turn (summed over its steps); absent fields were not reported. */
+export interface TurnUsage {
+  /** All input tokens, the cached ones included. */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Input tokens read from the provider's prompt cache (a part of `inputTokens`). */
+  cachedInputTokens?: number;
+}
+
+/** What kind of failure ended a turn, for the person's message and the Retry button. */
+export type TurnFailureKind =
+  | "auth"
+  | "rate-limited"
+  | "overloaded"
+  | "provider-error"
+  | "refused"
+  | "stalled"
+  | "cut-off"
+  | "malformed"
+  | "network"
+  | "host";
+
+/**
+ * Why a turn failed, in words for the person: `message` is one or two plain sentences saying
+ * what happened and what to do; never raw JSON, a stack or a key fragment.
+ */
+export interface TurnFailure {
+  kind: TurnFailureKind;
+  message: string;
+  /** Whether running the turn again may help (Retry). */
+  retryable: boolean;
+  /** For the log only: the provider, HTTP status and request id, when known. */
+  provider?: string;
+  status?: number;
+  requestId?: string;
+  /** When the provider said to come back (ms since the epoch), for rate limits. */
+  retryAt?: number;
+}
+
 /** What a turn leaves behind; also the value {@link runTurn} resolves with. */
 export interface TurnResult {
   status: TurnStatus;
@@ -21,6 +60,10 @@ export interface TurnResult {
   finishReason?: FinishReason;
   /** Why the turn failed (status "error"). */
   error?: unknown;
+  /** The failure in the person's words (status "error"). */
+  failure?: TurnFailure;
+  /** Tokens the provider reported, when it did. */
+  usage?: TurnUsage;
 }
 
 /**
@@ -29,6 +72,11 @@ export interface TurnResult {
  */
 export type TurnEvent =
   | { type: "text-delta"; delta: string }
+  /**
+   * A new model step began (after a step that called tools); text that follows is a new
+   * paragraph. `step` counts from 0, so the first event of a turn has step 1.
+   */
+  | { type: "step-started"; step: number }
   /**
    * The model began writing a tool call's arguments (providers that stream them); the call
    * itself follows as `tool-started` or `tool-refused` once they are complete.
@@ -65,7 +113,8 @@ export type TurnEvent =
   | { type: "tool-cancelled"; toolCallId: string; name: string }
   /** The turn ended (complete or stopped); carries the same fields as the result. */
   | ({ type: "finished" } & Omit<TurnResult, "error">)
-  | { type: "error"; error: unknown; responseMessages: ModelMessage[] };
+  /** The turn failed; `failure` says why in the person's words, `error` is for the log. */
+  | { type: "error"; error: unknown; failure: TurnFailure; responseMessages: ModelMessage[] };
 
 /** Receives the events of a turn. A listener that throws ends the turn with status "error". */
 export type TurnEventListener = (event: TurnEvent) => void;

@@ -40,16 +40,39 @@ export type AuthOptions =
       authenticate(request: IncomingMessage): HostUser | null | Promise<HostUser | null>;
     };
 
+/** What a request carries besides its cookie, and what it must prove (token mode only). */
+export interface RequestCredentials {
+  /**
+   * The session binding the host page sent (socket `auth.binding`, or the
+   * `x-mch-session-binding` header of an HTTP request); anything, only a matching string counts.
+   */
+  binding?: unknown;
+  /**
+   * Whether a cookie without its binding is refused (sockets and data routes), or accepted as
+   * unbound (the web app's own files and the sign-in page, which hold nothing of the person's).
+   */
+  requireBinding?: boolean;
+}
+
 /** The answer of {@link Authenticator.authenticate}. */
 export type AuthResult =
   | {
       ok: true;
       session: AuthenticatedSession;
+      /**
+       * Whether the request proved it comes from the host page: the cookie's binding matched, or
+       * the mode is not the token mode (there the credential is the header or the function).
+       */
+      bound: boolean;
       /** A `Set-Cookie` value that gives this browser a stable session id, when it had none. */
       setCookie?: string;
     }
-  /** `unauthenticated`: no valid credentials (401). `failed`: the check itself broke (500). */
-  | { ok: false; failure: "unauthenticated" | "failed" };
+  /**
+   * `unauthenticated`: no valid credentials (401). `unbound`: a valid cookie without its binding
+   * where one is required (401; a copied cookie, or a page that lost its storage). `failed`: the
+   * check itself broke (500).
+   */
+  | { ok: false; failure: "unauthenticated" | "unbound" | "failed" };
 
 /** The user of the token mode when none is configured. */
 export const DEFAULT_OPERATOR: HostUser = { id: "operator", name: "Operator" };
@@ -100,8 +123,10 @@ function proxyList(entries: readonly string[]): BlockList {
 
 /**
  * Recognises the user of an HTTP request or socket handshake, for every auth mode. In the token
- * mode the session cookie is the credential; in the other modes the credential comes from the
- * header or function, and the cookie (bound to that user) only keeps the session id stable.
+ * mode the session cookie together with its binding is the credential (the cookie reaches every
+ * port of the host's name, the binding only the host page's own origin); in the other modes the
+ * credential comes from the header or function, and the cookie (bound to that user) only keeps the
+ * session id stable.
  */
 export class Authenticator {
   /** The configured mode. */
@@ -135,26 +160,48 @@ export class Authenticator {
   /**
    * Issues a session cookie for the token mode's operator (after a token exchange).
    *
-   * @returns the session id and the `Set-Cookie` value.
+   * @returns the session id, the `Set-Cookie` value and the binding to hand to the host page.
    */
-  issueOperatorSession(): { sessionId: string; setCookie: string } {
+  issueOperatorSession(): { sessionId: string; setCookie: string; binding: string } {
     return this.cookies.issue(this.operator.id);
   }
 
   /**
    * Recognises the user of a request. Never throws: a failing auth function is logged and
-   * answered with `failed`.
+   * answered with `failed`. In the token mode every value of the session cookie is tried (a
+   * shadowing cookie must not lock the person out), and the one whose binding matches wins.
    *
    * @param request - an HTTP request or a socket's handshake request.
+   * @param credentials - the binding the client sent, and whether it is required.
    * @returns the session, or why there is none.
    */
-  async authenticate(request: IncomingMessage): Promise<AuthResult> {
-    const cookie = this.cookies.read(request.headers.cookie);
+  async authenticate(
+    request: IncomingMessage,
+    credentials: RequestCredentials = {},
+  ): Promise<AuthResult> {
+    const cookies = this.cookies.readAll(request.headers.cookie);
     if (this.options.mode === "token") {
       const operator = this.operator;
-      if (cookie === null || cookie.userId !== operator.id)
-        return { ok: false, failure: "unauthenticated" };
-      return { ok: true, session: { user: operator, sessionId: cookie.sessionId } };
+      const candidates = cookies.filter((cookie) => cookie.userId === operator.id);
+      const first = candidates[0];
+      if (first === undefined) return { ok: false, failure: "unauthenticated" };
+      const bound = candidates.find((cookie) =>
+        this.cookies.verifyBinding(cookie.sessionId, credentials.binding),
+      );
+      if (bound !== undefined) {
+        return { ok: true, bound: true, session: { user: operator, sessionId: bound.sessionId } };
+      }
+      if (credentials.requireBinding === true) {
+        this.logger.warn(
+          {
+            peer: request.socket.remoteAddress,
+            binding: credentials.binding === undefined ? "absent" : "wrong",
+          },
+          "Refused a valid session cookie without its binding: it may have been copied from another port of this host, or the page lost its storage.",
+        );
+        return { ok: false, failure: "unbound" };
+      }
+      return { ok: true, bound: false, session: { user: operator, sessionId: first.sessionId } };
     }
     let user: HostUser | null;
     if (this.options.mode === "trusted-header") {
@@ -174,12 +221,15 @@ export class Authenticator {
       }
     }
     if (user === null) return { ok: false, failure: "unauthenticated" };
-    if (cookie !== null && cookie.userId === user.id) {
-      return { ok: true, session: { user, sessionId: cookie.sessionId } };
+    const userId = user.id;
+    const cookie = cookies.find((candidate) => candidate.userId === userId);
+    if (cookie !== undefined) {
+      return { ok: true, bound: true, session: { user, sessionId: cookie.sessionId } };
     }
     const issued = this.cookies.issue(user.id);
     return {
       ok: true,
+      bound: true,
       session: { user, sessionId: issued.sessionId },
       setCookie: issued.setCookie,
     };

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import type { AuthOptions } from "./auth";
 import { HttpLayerError } from "./http-layer-error";
 
@@ -6,17 +7,18 @@ import { HttpLayerError } from "./http-layer-error";
 export const DEFAULT_BIND_ADDRESS = "127.0.0.1";
 
 /**
- * Whether an address only accepts connections from this machine.
+ * Whether an address only accepts connections from this machine: a loopback host
+ * (`isLoopbackHost` of the protocol package) that is neither a wildcard address (binding
+ * `0.0.0.0` or `::` listens on every interface) nor a `*.localhost` name (the system resolver,
+ * unlike a browser, may send it to DNS).
  *
  * @param address - a bind address or host name (`127.0.0.1`, `::1`, `localhost`, `0.0.0.0`, ...).
- * @returns true for `localhost`, 127.0.0.0/8 and `::1`.
+ * @returns true for `localhost`, 127.0.0.0/8, `::1` and IPv4-mapped loopback.
  */
 export function isLoopbackAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "").toLowerCase();
-  if (bare === "localhost") return true;
-  if (isIP(bare) === 4) return bare.startsWith("127.");
-  if (bare.startsWith("::ffff:")) return isLoopbackAddress(bare.slice("::ffff:".length));
-  return bare === "::1";
+  if (isWildcardAddress(bare) || bare.endsWith(".localhost")) return false;
+  return isLoopbackHost(bare) && (bare === "localhost" || isIP(bare) !== 0);
 }
 
 /**

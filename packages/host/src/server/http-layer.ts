@@ -3,10 +3,17 @@ import type { AddressInfo } from "node:net";
 import {
   type ClientToServerEvents,
   limits,
+  sessionBinding,
   type ServerToClientEvents,
+  type WireError,
+  type WireErrorCode,
   wireError,
 } from "@mcp-chat-host/protocol";
-import { handleSandboxRequest } from "@mcp-chat-host/sandbox";
+import {
+  handleSandboxRequest,
+  type McpUiResourceCsp,
+  type McpUiResourcePermissions,
+} from "@mcp-chat-host/sandbox";
 import express, {
   type ErrorRequestHandler,
   type Express,
@@ -17,13 +24,15 @@ import express, {
 } from "express";
 import { type Logger, pino } from "pino";
 import { Server as SocketServer } from "socket.io";
+import { internalWireError } from "../errors/internal-error";
 import { type AuthenticatedSession, type AuthOptions, Authenticator } from "./auth";
 import { assertBindAllowed, DEFAULT_BIND_ADDRESS } from "./bind-policy";
 import { HttpLayerError } from "./http-layer-error";
 import { OneTimeTokens } from "./one-time-tokens";
 import { OriginPolicy } from "./origin-check";
-import { requireAuth } from "./require-auth";
+import { boundOnly, notFound, requireAuth } from "./require-auth";
 import {
+  type SandboxPlacement,
   type SandboxPortMemory,
   type SandboxRequestHandler,
   SandboxListeners,
@@ -56,7 +65,7 @@ export interface HttpLayerOptions {
   maxHttpBufferSize?: number | undefined;
   /** Deployment sandbox origins (`https://{source}.sandbox.example.com`); no local listeners then. */
   sandboxOriginTemplate?: string | undefined;
-  /** Remembers each source's sandbox port across restarts, so views keep their saved state. */
+  /** Remembers the sandbox port across restarts, so views keep their saved state. */
   sandboxPorts?: SandboxPortMemory | undefined;
   /** Key that signs session cookies; persist one so sign-ins survive a restart (default: random). */
   sessionSecret?: string | Uint8Array | undefined;
@@ -70,7 +79,31 @@ export interface HttpLayerOptions {
   closeTimeoutMs?: number | undefined;
   /** Clock in ms since the epoch, for cookie lifetimes (tests inject one). */
   now?: (() => number) | undefined;
+  /**
+   * Turns what a route threw into the error its JSON answer carries: the engine's one mapping
+   * (`toWireError` of `errors/`). This layer knows no local errors, so without it every route
+   * failure is `internal`.
+   */
+  toWireError?: ((error: unknown) => WireError) | undefined;
 }
+
+/** The HTTP status of a route's answer for each wire code. */
+const httpStatusOf: { readonly [Code in WireErrorCode]: number } = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  too_large: 413,
+  rate_limited: 429,
+  busy: 409,
+  refused: 403,
+  conflict: 409,
+  unavailable: 503,
+  timeout: 504,
+  closed: 503,
+  storage: 503,
+  internal: 500,
+};
 
 /** The socket.io server, typed with the wire contract. */
 export type HostSocketServer = SocketServer<
@@ -93,18 +126,32 @@ export interface HttpLayerUrls {
    */
   readonly signIn: string | null;
   /**
-   * The sandbox origin of a source (opens its listener on first use).
+   * Where a card of a source is shown: the sandbox proxy's origin and the card's proxy URL.
    * @param sourceKey - the source's unique name.
-   * @param pageHost - the `Host` of the page that will frame it (same host name keeps it same-site).
+   * @param pageHost - the `Host` of the page that will frame it (its origin may embed the proxy).
+   * @param params - the view's declared `csp` and `permissions`.
+   * @throws {HttpLayerError} `not_listening` before `listen()` resolved; `bad_option` for a page
+   *   on another machine without `sandboxOriginTemplate`.
    */
-  sandboxOriginFor(sourceKey: string, pageHost?: string): Promise<string>;
+  sandboxPlacement(
+    sourceKey: string,
+    pageHost: string | undefined,
+    params: {
+      csp?: McpUiResourceCsp | undefined;
+      permissions?: McpUiResourcePermissions | undefined;
+    },
+  ): Promise<SandboxPlacement>;
 }
 
 /** The HTTP and socket shell of the server. */
 export interface HttpLayer {
   /** The Express app (checks, auth, routes, web app are already mounted). */
   readonly app: Express;
-  /** Routes added here run after the Host, Origin and auth checks and before the web app. */
+  /**
+   * Routes added here run after the Host, Origin and auth checks and before the web app. In the
+   * token mode they see only requests that carry the session's binding
+   * (`x-mch-session-binding`, from the host page's storage), so a copied cookie reaches none.
+   */
   readonly routes: Router;
   /** The socket.io server; handshakes are already checked and authenticated. */
   readonly io: HostSocketServer;
@@ -119,7 +166,8 @@ export interface HttpLayer {
   /** Closes sockets, the HTTP server and the sandbox listeners; bounded by `closeTimeoutMs`. */
   close(): Promise<void>;
   /**
-   * Recognises the user of a request.
+   * Recognises the user of a request. In the token mode the request must carry the session's
+   * binding (the `x-mch-session-binding` header) as well as the cookie.
    * @returns the session, or null when the request is not authenticated.
    */
   authenticate(request: IncomingMessage): Promise<AuthenticatedSession | null>;
@@ -134,7 +182,7 @@ export interface HttpLayer {
  * Builds the server's HTTP and socket shell with its security: Host and Origin checks, auth
  * (one-time token → cookie, trusted header, or a function), security headers, `/healthz`, the
  * built web app, the socket.io server (WebSocket only, size cap, authenticated handshakes) and
- * one sandbox listener per source. Nothing listens until `listen()`.
+ * one sandbox listener for every source's views. Nothing listens until `listen()`.
  *
  * WebSocket only, no long-polling: browsers always send `Origin` on a WebSocket handshake but not
  * on same-origin polling GETs, so the Origin check stays strict. The web client must connect with
@@ -147,6 +195,7 @@ export interface HttpLayer {
  */
 export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   const logger = options.logger ?? pino({ level: "silent" });
+  const toWireError = options.toWireError ?? internalWireError;
   let bindAddress = options.host ?? DEFAULT_BIND_ADDRESS;
   assertBindAllowed(bindAddress, options.auth);
   const auth: AuthOptions = options.auth ?? { mode: "token" };
@@ -219,22 +268,19 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   app.use(requireAuth(authenticator));
   const routes = express.Router();
   routes.use(express.json({ limit: maxHttpBufferSize }));
-  app.use(routes);
+  // A cookie without its binding reaches the web app's files only, never a route.
+  app.use(boundOnly(routes));
   app.use(
     webApp({
       webRoot: options.webRoot,
       cspFor: (request) =>
         hostPageCsp({
-          frameSources: sandbox.frameSources(request.headers.host),
+          frameSources: sandbox.frameSources(),
           socketOrigin: `${secure ? "wss" : "ws"}://${request.headers.host ?? ""}`,
         }),
     }),
   );
-  app.use((_request: Request, response: Response) => {
-    response
-      .status(404)
-      .json({ ok: false, error: wireError("not_found", "There is nothing at this address.") });
-  });
+  app.use(notFound());
   const errorHandler: ErrorRequestHandler = (error: unknown, request, response, _next) => {
     const status = (error as { status?: unknown }).status;
     if (status === 413) {
@@ -253,14 +299,10 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
         .json({ ok: false, error: wireError("bad_request", "The request could not be read.") });
       return;
     }
-    logger.error({ err: error, path: request.path }, "An HTTP route failed.");
-    response.status(500).json({
-      ok: false,
-      error: wireError(
-        "internal",
-        "Something went wrong on the server; the server log has the details.",
-      ),
-    });
+    const wire = toWireError(error);
+    if (wire.code === "internal")
+      logger.error({ err: error, path: request.path }, "An HTTP route failed.");
+    response.status(httpStatusOf[wire.code]).json({ ok: false, error: wire });
   };
   app.use(errorHandler);
 
@@ -298,7 +340,8 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
       get signIn() {
         return latestToken === undefined ? (requirePolicy(), null) : signInFor(latestToken);
       },
-      sandboxOriginFor: (sourceKey, pageHost) => sandbox.originFor(sourceKey, pageHost),
+      sandboxPlacement: async (sourceKey, pageHost, params) =>
+        sandbox.placement(sourceKey, pageHost, params),
     },
     async listen(listenOptions = {}) {
       if (state !== "idle") {
@@ -319,6 +362,8 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
         });
       });
       const { port } = httpServer.address() as AddressInfo;
+      // The page's CSP names the sandbox proxy's exact origin: know it before serving a page.
+      await sandbox.open();
       policy = new OriginPolicy({ port, bindAddress, ...policyOptions });
       state = "listening";
       logger.info({ url: policy.canonicalOrigin, bindAddress, auth: auth.mode }, "Listening.");
@@ -342,7 +387,10 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
       if (wasListening) logger.info("Closed.");
     },
     async authenticate(request) {
-      const result = await authenticator.authenticate(request);
+      const result = await authenticator.authenticate(request, {
+        binding: request.headers[sessionBinding.header],
+        requireBinding: true,
+      });
       return result.ok ? result.session : null;
     },
     signInUrl() {

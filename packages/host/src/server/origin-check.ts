@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type WireError, wireError } from "@mcp-chat-host/protocol";
+import { httpOrigin, type WireError, wireError } from "@mcp-chat-host/protocol";
 import { isWildcardAddress, urlHostFor } from "./bind-policy";
 import { HttpLayerError } from "./http-layer-error";
 
@@ -42,22 +42,15 @@ const OWN_FETCH_SITES = new Set(["same-origin", "none"]);
  * @throws {HttpLayerError} `bad_option` when it is not an http(s) origin.
  */
 function canonicalOrigin(value: string, optionName: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new HttpLayerError(
-      "bad_option",
-      `${optionName}: "${value}" is not a URL; write it as "https://chat.example.com".`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new HttpLayerError(
-      "bad_option",
-      `${optionName}: "${value}" must be an http or https origin.`,
-    );
-  }
-  return url.origin;
+  const origin = httpOrigin(value);
+  if (origin !== undefined) return origin;
+  const isUrl = URL.canParse(value);
+  throw new HttpLayerError(
+    "bad_option",
+    isUrl
+      ? `${optionName}: "${value}" must be an http or https origin.`
+      : `${optionName}: "${value}" is not a URL; write it as "https://chat.example.com".`,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter } from "./rate-limit";
+import { RateLimiter, pageResourcesKey } from "./rate-limit";
 
 /** A clock the test moves by hand. */
 function manualClock(): { now: () => number; advance: (ms: number) => void } {
@@ -65,5 +65,18 @@ describe("RateLimiter", () => {
     const refused = limiter.take("x");
     expect(refused.ok === false && refused.error.message).toBe("This card calls too often.");
     expect(() => new RateLimiter({ ratePerSecond: 0 })).toThrow(RangeError);
+  });
+
+  it("gives a card's resource requests a budget of their own (issue 9, item 12)", () => {
+    const limiter = new RateLimiter({ ratePerSecond: 1, burst: 2, now: manualClock().now });
+    const card = "ada\u0000host-1";
+    expect(pageResourcesKey(card)).not.toBe(card);
+    expect(pageResourcesKey(card)).not.toBe(pageResourcesKey("ada\u0000host-2"));
+    expect([1, 2, 3].map(() => limiter.take(pageResourcesKey(card)).ok)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(limiter.take(card).ok).toBe(true);
   });
 });

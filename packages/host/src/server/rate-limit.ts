@@ -1,5 +1,20 @@
 import { type WireError, wireError } from "@mcp-chat-host/protocol";
 
+/** What a page reads when its card's resource requests were slowed down. */
+export const PAGE_RESOURCES_RATE_MESSAGE =
+  "This app is reading its resources too often; it was slowed down. Try again in a moment.";
+
+/**
+ * The limiter key of a card's resource requests (`resources/read`, `resources/list`,
+ * `resources/templates/list`): a budget beside its tool calls', so a page that lists its
+ * resources doesn't eat into its calls, and a flood of reads is refused like one of calls.
+ *
+ * @param cardKey - the key of the card's tool calls.
+ */
+export function pageResourcesKey(cardKey: string): string {
+  return `${cardKey}\u0000resources`;
+}
+
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
   /** Tokens added per second (sustained rate). Default 20. */

@@ -8,38 +8,60 @@ import { memoryLogger, rawRequest, runCleanups, signIn, startLayer } from "./tes
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));
 
-describe("local sandbox listeners", () => {
-  it("opens one listener per source on its own port, serving the proxy with a CSP header", async () => {
-    const started = await startLayer(cleanups);
-    const basic = await started.layer.urls.sandboxOriginFor("basic");
-    const monitor = await started.layer.urls.sandboxOriginFor("system-monitor");
-    expect(basic).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(monitor).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(new Set([basic, monitor, started.origin]).size).toBe(3);
-    expect(await started.layer.urls.sandboxOriginFor("basic")).toBe(basic);
+/** The `mcp-view-url` of a proxy page. */
+function viewUrlOf(body: string): URL {
+  const match = /<meta name="mcp-view-url" content="([^"]*)">/.exec(body);
+  return new URL((match?.[1] ?? "").replace(/&amp;/g, "&"));
+}
 
-    const sandboxPort = Number(new URL(basic).port);
-    const proxy = await rawRequest(sandboxPort, "/proxy", {
-      headers: { host: new URL(basic).host },
-    });
+/** A GET on the sandbox listener with the Host header of the URL (the system may not resolve it). */
+function sandboxGet(url: URL, headers: Record<string, string> = {}) {
+  return rawRequest(Number(url.port), `${url.pathname}${url.search}`, {
+    headers: { host: url.host, ...headers },
+  });
+}
+
+describe("the local sandbox listener", () => {
+  it("serves every source from one port: a proxy origin, and a view origin per source", async () => {
+    const started = await startLayer(cleanups);
+    const basic = await started.layer.urls.sandboxPlacement("basic", undefined, {});
+    const monitor = await started.layer.urls.sandboxPlacement("system-monitor", undefined, {});
+    expect(basic.origin).toMatch(/^http:\/\/proxy\.localhost:\d+$/);
+    expect(monitor.origin).toBe(basic.origin);
+    const port = new URL(basic.origin).port;
+    expect(port).not.toBe(String(started.port));
+
+    const proxyUrl = new URL(basic.proxyUrl);
+    expect(proxyUrl.searchParams.get("host")).toBe(started.origin);
+    expect(proxyUrl.searchParams.get("view")).toBe("basic");
+    const proxy = await sandboxGet(proxyUrl);
     expect(proxy.status).toBe(200);
     expect(proxy.headers["content-type"]).toContain("text/html");
-    const csp = String(proxy.headers["content-security-policy"]);
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain(`frame-ancestors ${started.origin}`);
+    const proxyCsp = String(proxy.headers["content-security-policy"]);
+    expect(proxyCsp).toContain(`frame-src http://basic.localhost:${port}/view;`);
+    expect(proxyCsp).toContain(`frame-ancestors ${started.origin}`);
     expect(proxy.headers["x-content-type-options"]).toBe("nosniff");
-    expect(proxy.body).toContain(started.origin);
-    const script = await rawRequest(sandboxPort, "/proxy.js", {
-      headers: { host: new URL(basic).host },
-    });
+
+    const viewUrl = viewUrlOf(proxy.body);
+    expect(viewUrl.origin).toBe(`http://basic.localhost:${port}`);
+    const view = await sandboxGet(viewUrl);
+    expect(view.status).toBe(200);
+    const viewCsp = String(view.headers["content-security-policy"]);
+    expect(viewCsp).toContain("connect-src 'none'");
+    expect(viewCsp).toContain("form-action 'none'");
+    expect(viewCsp).toContain(`frame-ancestors ${basic.origin} ${started.origin}`);
+    const monitorView = viewUrlOf((await sandboxGet(new URL(monitor.proxyUrl))).body);
+    expect(monitorView.origin).toBe(`http://system-monitor.localhost:${port}`);
+
+    const script = await sandboxGet(new URL("/proxy.js", basic.origin));
     expect(script.status).toBe(200);
     expect(script.headers["content-type"]).toContain("javascript");
   });
 
-  it("serves nothing but the proxy: no host routes, no sign-in, no other methods, no foreign Host", async () => {
+  it("serves nothing but the sandbox: no host routes, no sign-in, no other methods, no foreign Host", async () => {
     const started = await startLayer(cleanups);
     const { cookie } = await signIn(started);
-    const origin = await started.layer.urls.sandboxOriginFor("basic");
+    const { origin } = await started.layer.urls.sandboxPlacement("basic", undefined, {});
     const sandboxPort = Number(new URL(origin).port);
     const host = new URL(origin).host;
     const withCookie = { host, cookie };
@@ -47,6 +69,7 @@ describe("local sandbox listeners", () => {
       "/",
       "/healthz",
       "/index.html",
+      "/view",
       `/?token=${new URL(started.layer.signInUrl()).searchParams.get("token")}`,
       "/socket.io/?EIO=4&transport=polling",
     ]) {
@@ -60,49 +83,65 @@ describe("local sandbox listeners", () => {
       body: "x",
     });
     expect(post.status).toBe(405);
-    const rebound = await rawRequest(sandboxPort, "/proxy", {
-      headers: { host: `rebind.example:${sandboxPort}` },
-    });
-    expect(rebound.status).toBe(421);
-    const otherPort = await rawRequest(sandboxPort, "/proxy", { headers: { host: started.host } });
-    expect(otherPort.status).toBe(421);
+    for (const foreign of [
+      `rebind.example:${sandboxPort}`,
+      `127.0.0.1:${sandboxPort}`,
+      `localhost:${sandboxPort}`,
+      `proxy.localhost:${started.port}`,
+      started.host,
+    ]) {
+      const response = await rawRequest(sandboxPort, "/proxy", { headers: { host: foreign } });
+      expect(response.status, foreign).toBe(421);
+    }
   });
 
-  it("shares the page's host name so the sandbox stays same-site", async () => {
+  it("lets only the page's own origin embed the proxy, and refuses a page on another machine", async () => {
     const started = await startLayer(cleanups);
-    const viaLocalhost = await started.layer.urls.sandboxOriginFor(
+    const viaLocalhost = await started.layer.urls.sandboxPlacement(
       "basic",
       `localhost:${started.port}`,
+      {},
     );
-    expect(viaLocalhost).toMatch(/^http:\/\/localhost:\d+$/);
-    const proxy = await rawRequest(Number(new URL(viaLocalhost).port), "/proxy", {
-      headers: { host: new URL(viaLocalhost).host },
-    });
+    const proxy = await sandboxGet(new URL(viaLocalhost.proxyUrl));
     expect(String(proxy.headers["content-security-policy"])).toContain(
       `frame-ancestors http://localhost:${started.port}`,
     );
-    const foreign = await started.layer.urls.sandboxOriginFor("basic", "evil.example:80");
-    expect(foreign).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    // An unknown Host falls back to the host's own origin.
+    const foreign = await started.layer.urls.sandboxPlacement("basic", "evil.example:80", {});
+    expect(new URL(foreign.proxyUrl).searchParams.get("host")).toBe(started.origin);
+    // A proxy URL naming another page origin gets no proxy page.
+    const forged = new URL(viaLocalhost.proxyUrl);
+    forged.searchParams.set("host", "http://evil.example");
+    expect((await sandboxGet(forged)).status).toBe(403);
+
+    const remote = await startLayer(cleanups, {
+      publicOrigin: "https://chat.example.com",
+      auth: { mode: "token" },
+    });
+    await expect(
+      remote.layer.urls.sandboxPlacement("basic", "chat.example.com", {}),
+    ).rejects.toMatchObject({ code: "bad_option", message: /sandboxOriginTemplate/ });
   });
 
-  it("logs CSP values the sandbox dropped", async () => {
+  it("names the view's declared CSP in the proxy URL and drops what may not be declared", async () => {
     const { logger, lines } = memoryLogger();
-    const started = await startLayer(cleanups, {
-      logger,
-      handleSandboxRequest: () => ({
-        status: 200,
-        headers: {},
-        body: "proxy",
-        rejected: [{ value: "https://a.com; script-src *" }],
-      }),
+    const started = await startLayer(cleanups, { logger });
+    const placement = await started.layer.urls.sandboxPlacement("basic", undefined, {
+      csp: { connectDomains: ["https://api.example.com", started.origin] },
     });
-    const origin = await started.layer.urls.sandboxOriginFor("basic");
-    const response = await rawRequest(Number(new URL(origin).port), "/proxy", {
-      headers: { host: new URL(origin).host },
-    });
-    expect(response.body).toBe("proxy");
-    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    const sandboxOrigin = new URL(placement.origin);
+    const proxy = await sandboxGet(new URL(placement.proxyUrl));
+    const view = await sandboxGet(viewUrlOf(proxy.body));
+    expect(String(view.headers["content-security-policy"])).toContain(
+      "connect-src https://api.example.com;",
+    );
+    expect(
+      String(view.headers["content-security-policy"])
+        .split("; ")
+        .filter((directive) => directive.includes(started.origin)),
+    ).toEqual([`frame-ancestors ${placement.origin} ${started.origin}`]);
     expect(lines.some((line) => String(line.msg).includes("dropped CSP"))).toBe(true);
+    expect(sandboxOrigin.hostname).toBe("proxy.localhost");
   });
 
   it("answers 500 without details when the sandbox handler throws", async () => {
@@ -111,26 +150,42 @@ describe("local sandbox listeners", () => {
         throw new Error("internal detail");
       },
     });
-    const origin = await started.layer.urls.sandboxOriginFor("basic");
-    const response = await rawRequest(Number(new URL(origin).port), "/proxy", {
-      headers: { host: new URL(origin).host },
-    });
+    const { proxyUrl } = await started.layer.urls.sandboxPlacement("basic", undefined, {});
+    const response = await sandboxGet(new URL(proxyUrl));
     expect(response.status).toBe(500);
     expect(response.body).not.toContain("internal detail");
+  });
+
+  it("keeps its port across restarts when the port memory gives it back", async () => {
+    let remembered: number | undefined;
+    const ports = {
+      preferred: () => remembered,
+      remember: (port: number) => {
+        remembered = port;
+      },
+    };
+    const first = await startLayer(cleanups, { sandboxPorts: ports });
+    const firstOrigin = (await first.layer.urls.sandboxPlacement("basic", undefined, {})).origin;
+    expect(remembered).toBe(Number(new URL(firstOrigin).port));
+    await first.layer.close();
+    const second = await startLayer(cleanups, { sandboxPorts: ports });
+    expect((await second.layer.urls.sandboxPlacement("basic", undefined, {})).origin).toBe(
+      firstOrigin,
+    );
   });
 
   it("needs the host to listen first", async () => {
     const { createHttpLayer } = await import("./http-layer");
     const layer = createHttpLayer();
     cleanups.push(() => layer.close());
-    await expect(layer.urls.sandboxOriginFor("basic")).rejects.toMatchObject({
+    await expect(layer.urls.sandboxPlacement("basic", undefined, {})).rejects.toMatchObject({
       code: "not_listening",
     });
   });
 });
 
 describe("sandbox origin template", () => {
-  it("computes one origin per source and names the template in the page's frame-src", async () => {
+  it("computes the proxy and view origins and names exactly the proxy in the page's frame-src", async () => {
     const webRoot = mkdtempSync(path.join(tmpdir(), "mch-web-"));
     cleanups.push(() => rmSync(webRoot, { recursive: true, force: true }));
     writeFileSync(path.join(webRoot, "index.html"), "<!doctype html><title>host</title>");
@@ -138,18 +193,17 @@ describe("sandbox origin template", () => {
       sandboxOriginTemplate: "https://{source}.sandbox.example.com",
       webRoot,
     });
-    expect(await started.layer.urls.sandboxOriginFor("basic")).toBe(
-      "https://basic.sandbox.example.com",
-    );
-    expect(await started.layer.urls.sandboxOriginFor("My Server")).toMatch(
-      /^https:\/\/my-server-[0-9a-f]{8}\.sandbox\.example\.com$/,
-    );
+    const basic = await started.layer.urls.sandboxPlacement("basic", undefined, {});
+    expect(basic.origin).toBe("https://proxy.sandbox.example.com");
+    expect(new URL(basic.proxyUrl).searchParams.get("view")).toBe("basic");
+    const mine = await started.layer.urls.sandboxPlacement("My Server", undefined, {});
+    expect(new URL(mine.proxyUrl).searchParams.get("view")).toMatch(/^my-server-[0-9a-f]{8}$/);
     const { cookie } = await signIn(started);
     const page = await rawRequest(started.port, "/", {
       headers: { host: started.host, cookie, accept: "text/html" },
     });
     expect(String(page.headers["content-security-policy"])).toContain(
-      "frame-src https://*.sandbox.example.com;",
+      "frame-src https://proxy.sandbox.example.com;",
     );
   });
 
@@ -168,13 +222,14 @@ describe("sandbox origin template", () => {
 });
 
 describe("sourceLabel", () => {
-  it("keeps DNS labels and makes other keys distinct labels", () => {
+  it("keeps DNS labels and makes other keys, and the proxy's label, distinct labels", () => {
     expect(sourceLabel("basic-react")).toBe("basic-react");
     const underscore = sourceLabel("a_b");
     const dot = sourceLabel("a.b");
     expect(underscore).toMatch(/^a-b-[0-9a-f]{8}$/);
     expect(dot).toMatch(/^a-b-[0-9a-f]{8}$/);
     expect(underscore).not.toBe(dot);
+    expect(sourceLabel("proxy")).toMatch(/^proxy-[0-9a-f]{8}$/);
     expect(sourceLabel("Ünïcödé!!")).toMatch(/^[a-z0-9-]{1,63}$/);
     expect(sourceLabel("x".repeat(200)).length).toBeLessThanOrEqual(63);
   });

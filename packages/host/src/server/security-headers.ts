@@ -2,7 +2,11 @@ import type { NextFunction, Request, Response } from "express";
 
 /** What the host page's Content-Security-Policy allows beyond its own origin. */
 export interface HostPageCspOptions {
-  /** Sources the page may frame: the sandbox origins (`http://127.0.0.1:*`, `https://*.sandbox.example.com`). */
+  /**
+   * What the page may frame: exactly the sandbox proxy's origin (`http://proxy.localhost:41234`,
+   * `https://proxy.sandbox.example.com`), never a pattern, so no frame of the page can be sent
+   * to any other address (another local port included).
+   */
   frameSources: readonly string[];
   /** The socket's origin as the browser sees it (`ws://127.0.0.1:8787`). */
   socketOrigin: string;
@@ -10,7 +14,8 @@ export interface HostPageCspOptions {
 
 /**
  * The Content-Security-Policy of the host page: only its own scripts and styles, frames only on
- * the sandbox origins, the socket back to itself, no plugins, no `<base>`, never framed itself.
+ * the sandbox proxy's exact origin (`frame-src` also decides where a frame may be navigated, by
+ * whoever navigates it), the socket back to itself, no plugins, no `<base>`, never framed itself.
  * Images also allow `data:` and `blob:` (icons, downloads); other hosts' images stay blocked, so
  * markdown from a model or app cannot leak data through an image URL.
  *

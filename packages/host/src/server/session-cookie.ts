@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { parseCookie, stringifySetCookie } from "cookie";
+import { stringifySetCookie } from "cookie";
 
 /** How a {@link SessionCookies} codec signs and names its cookie. */
 export interface SessionCookieOptions {
@@ -23,7 +23,37 @@ export interface SessionCookieValue {
 }
 
 const FORMAT = "v1";
+const BINDING_LABEL = "binding.v1";
 const DEFAULT_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+// Node caps a request's headers at 16 KiB, so this is never reached by a real browser; it only
+// bounds the work (one HMAC per value) whatever the header limit is set to.
+const MAX_CANDIDATES = 1_000;
+
+/**
+ * Every value of the cookie `name` in a `Cookie` header, in the order the browser sent them. A
+ * page on another port of the same host can set a cookie of the same name with a longer `Path`,
+ * which browsers send first; reading only the first value would let it shadow the real one.
+ */
+function cookieValues(header: string, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of header.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1 || pair.slice(0, equals).trim() !== name) continue;
+    let value = pair.slice(equals + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+      value = value.slice(1, -1);
+    if (value.includes("%")) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        continue; // not a value this server wrote
+      }
+    }
+    values.push(value);
+    if (values.length >= MAX_CANDIDATES) break;
+  }
+  return values;
+}
 
 /** Base64url of a UTF-8 string. */
 function encodeText(text: string): string {
@@ -33,8 +63,13 @@ function encodeText(text: string): string {
 /**
  * The signed session cookie: `v1.<sessionId>.<userId>.<issuedAt>.<mac>` (HMAC-SHA256). It carries
  * no secret the server keeps, so it survives a restart when the secret does, and it is HttpOnly
- * and SameSite=Strict so neither a view nor another site can use it. The cookie is readable by the
- * sandbox listeners (cookies ignore ports) but they never look at it.
+ * and SameSite=Strict so neither a view nor another site can use it.
+ *
+ * Cookies ignore ports, so the cookie also reaches every other port of the host's name (the
+ * sandbox listeners never look at it; a stranger's listener might). It is therefore not enough on
+ * its own in the token mode: each session also has a *binding*, an HMAC of its id under the same
+ * secret with another label, which the sign-in hands to the host page only (it keeps it in its own
+ * origin's storage, which is per port) and which the page sends with its socket handshake.
  */
 export class SessionCookies {
   /** The cookie's name (`__Host-mch_session` when secure, else `mch_session`). */
@@ -65,7 +100,7 @@ export class SessionCookies {
    *
    * @param userId - whose session it is.
    * @param sessionId - keep an existing session id; a new random one otherwise.
-   * @returns the session id and the `Set-Cookie` header value.
+   * @returns the session id, the `Set-Cookie` header value and the session's binding.
    */
   issue(
     userId: string,
@@ -73,6 +108,8 @@ export class SessionCookies {
   ): {
     sessionId: string;
     setCookie: string;
+    /** The session's binding (see {@link SessionCookies.bindingFor}). */
+    binding: string;
   } {
     const issuedAt = Math.floor(this.now() / 1000);
     const body = `${FORMAT}.${sessionId}.${encodeText(userId)}.${issuedAt}`;
@@ -86,19 +123,65 @@ export class SessionCookies {
       secure: this.secure,
       maxAge: this.maxAgeSeconds,
     });
-    return { sessionId, setCookie };
+    return { sessionId, setCookie, binding: this.bindingFor(sessionId) };
   }
 
   /**
-   * Reads and verifies the session cookie of a request.
+   * The binding of a session: what the host page must present along with the cookie. It is
+   * derived from the session id and the secret, so it needs no storage and survives a restart
+   * exactly when the cookie does.
+   *
+   * @param sessionId - the session.
+   * @returns base64url text.
+   */
+  bindingFor(sessionId: string): string {
+    return this.sign(`${BINDING_LABEL}.${sessionId}`);
+  }
+
+  /**
+   * Checks a binding a client presented for a session.
+   *
+   * @param sessionId - the session of a verified cookie.
+   * @param binding - what the client sent (anything; only a matching string passes).
+   * @returns whether it is that session's binding.
+   */
+  verifyBinding(sessionId: string, binding: unknown): boolean {
+    if (typeof binding !== "string" || binding.length === 0 || binding.length > 200) return false;
+    const expected = Buffer.from(this.bindingFor(sessionId), "utf8");
+    const given = Buffer.from(binding, "utf8");
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  /**
+   * Reads and verifies the session cookie of a request: the first of its values that verifies.
    *
    * @param cookieHeader - the request's `Cookie` header.
    * @returns the session, or null when absent, forged, malformed or expired.
    */
   read(cookieHeader: string | undefined): SessionCookieValue | null {
-    if (cookieHeader === undefined) return null;
-    const value = parseCookie(cookieHeader)[this.name];
-    if (value === undefined) return null;
+    return this.readAll(cookieHeader)[0] ?? null;
+  }
+
+  /**
+   * Every value of the session cookie in a request that verifies, in the order sent. A request
+   * may carry several (a cookie of the same name set by another page of the host's name, with a
+   * longer path, comes first); the forged ones are skipped rather than refusing the request.
+   *
+   * @param cookieHeader - the request's `Cookie` header.
+   * @returns the valid sessions, possibly none.
+   */
+  readAll(cookieHeader: string | undefined): SessionCookieValue[] {
+    if (cookieHeader === undefined) return [];
+    const valid: SessionCookieValue[] = [];
+    for (const value of cookieValues(cookieHeader, this.name)) {
+      const session = this.verify(value);
+      if (session !== null) valid.push(session);
+    }
+    return valid;
+  }
+
+  /** Verifies one cookie value: format, signature, lifetime. */
+  private verify(value: string): SessionCookieValue | null {
     const parts = value.split(".");
     if (parts.length !== 5 || parts[0] !== FORMAT) return null;
     const [, sessionId, encodedUser, issuedText, mac] = parts as [

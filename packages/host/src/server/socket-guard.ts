@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { wireError, type WireError } from "@mcp-chat-host/protocol";
+import { sessionBinding, wireError, type WireError } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
 import type { Authenticator, HostUser } from "./auth";
 import { signInAdvice } from "./notice-pages";
@@ -17,8 +17,22 @@ export type HandshakeError = Error & { data: WireError };
 /** A socket as the auth middleware sees it. */
 interface HandshakingSocket {
   request: IncomingMessage;
+  /** The client's handshake; `auth` carries the host page's session binding. */
+  handshake?: { auth?: unknown };
   data: Partial<HostSocketData>;
 }
+
+/** The session binding a handshake's `auth` object carries, if any. */
+function handshakeBinding(socket: HandshakingSocket): unknown {
+  const auth = socket.handshake?.auth;
+  return typeof auth === "object" && auth !== null
+    ? (auth as Record<string, unknown>)[sessionBinding.authField]
+    : undefined;
+}
+
+/** What the person reads when a valid cookie came without the page's binding. */
+const UNBOUND_ADVICE =
+  "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Open a new sign-in URL: restart the server to print one, or ask the operator to mint one with signInUrl().";
 
 /**
  * engine.io's `allowRequest`: refuses every handshake whose `Host` or `Origin` is not allowed,
@@ -59,9 +73,11 @@ export function handshakeOriginCheck(
 
 /**
  * socket.io middleware (`io.use`) that authenticates the handshake and puts `{ user, sessionId }`
- * on `socket.data`. A refusal reaches the client's `connect_error` with a message saying how to
- * sign in and the {@link WireError} as `error.data` (`unauthorized`, or `internal` when the auth
- * check itself failed).
+ * on `socket.data`. In the token mode the handshake needs the session cookie *and* its binding
+ * (`auth.binding`): a cookie replayed by a program on another port of the host's name has no
+ * binding and is refused. A refusal reaches the client's `connect_error` with a message saying how
+ * to sign in and the {@link WireError} as `error.data` (`unauthorized`, or `internal` when the
+ * auth check itself failed).
  *
  * @param authenticator - recognises the user.
  * @param logger - refusals are logged.
@@ -72,41 +88,45 @@ export function socketAuth(
   logger: Logger,
 ): (socket: HandshakingSocket, next: (error?: Error) => void) => void {
   return (socket, next) => {
-    authenticator.authenticate(socket.request).then(
-      (result) => {
-        if (result.ok) {
-          socket.data.user = result.session.user;
-          socket.data.sessionId = result.session.sessionId;
-          next();
-          return;
-        }
-        const error =
-          result.failure === "failed"
-            ? wireError(
-                "internal",
-                "Signing in failed on the server; try again, and tell the operator if it keeps failing.",
-                {
-                  retryable: true,
-                },
-              )
-            : wireError("unauthorized", signInAdvice[authenticator.mode].join(" "));
-        logger.warn(
-          { peer: socket.request.socket.remoteAddress, failure: result.failure },
-          "Refused an unauthenticated socket.",
-        );
-        next(handshakeError(error));
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, "Socket authentication failed.");
-        next(
-          handshakeError(
-            wireError("internal", "Signing in failed on the server; try again.", {
-              retryable: true,
-            }),
-          ),
-        );
-      },
-    );
+    authenticator
+      .authenticate(socket.request, { binding: handshakeBinding(socket), requireBinding: true })
+      .then(
+        (result) => {
+          if (result.ok) {
+            socket.data.user = result.session.user;
+            socket.data.sessionId = result.session.sessionId;
+            next();
+            return;
+          }
+          const error =
+            result.failure === "failed"
+              ? wireError(
+                  "internal",
+                  "Signing in failed on the server; try again, and tell the operator if it keeps failing.",
+                  {
+                    retryable: true,
+                  },
+                )
+              : result.failure === "unbound"
+                ? wireError("unauthorized", UNBOUND_ADVICE)
+                : wireError("unauthorized", signInAdvice[authenticator.mode].join(" "));
+          logger.warn(
+            { peer: socket.request.socket.remoteAddress, failure: result.failure },
+            "Refused an unauthenticated socket.",
+          );
+          next(handshakeError(error));
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, "Socket authentication failed.");
+          next(
+            handshakeError(
+              wireError("internal", "Signing in failed on the server; try again.", {
+                retryable: true,
+              }),
+            ),
+          );
+        },
+      );
   };
 }
 

@@ -91,23 +91,72 @@ export function rawRequest(
   });
 }
 
+/** The session binding each signed-in cookie came with, as the host page keeps it. */
+const bindingsByCookie = new Map<string, string>();
+
 /**
- * Signs in through the one-time URL.
- * @returns the `Cookie` header value to send afterwards and the raw `Set-Cookie`.
+ * The session binding of the sign-in page (the `<meta name="mch-session-binding">`), as the
+ * page's script reads it.
+ * @returns the binding, or undefined when the page has none.
+ */
+export function bindingOfSignInPage(html: string): string | undefined {
+  return /<meta name="mch-session-binding" content="([^"]*)">/.exec(html)?.[1];
+}
+
+/**
+ * The binding the sign-in gave with this cookie (what a signed-in host page would send).
+ * @param cookie - the `name=value` that {@link signIn} returned.
+ */
+export function bindingOf(cookie: string): string | undefined {
+  return bindingsByCookie.get(cookie);
+}
+
+/**
+ * Spends a one-time sign-in URL on 127.0.0.1, as a browser would: the sign-in page sets the
+ * cookie and hands over the session binding (kept here for {@link bindingOf}).
+ * @param port - the host's port.
+ * @param url - the sign-in URL.
+ * @param host - the `Host` header to send (default `127.0.0.1:<port>`).
+ * @returns the cookie's `name=value`, the raw `Set-Cookie` and the binding.
+ */
+export async function signInThrough(
+  port: number,
+  url: string,
+  host = `127.0.0.1:${port}`,
+): Promise<{ cookie: string; setCookie: string; binding: string }> {
+  const target = new URL(url);
+  const response = await rawRequest(port, `${target.pathname}${target.search}`, {
+    headers: { host },
+  });
+  const setCookie = response.headers["set-cookie"]?.[0];
+  const binding = bindingOfSignInPage(response.body);
+  if (response.status !== 200 || setCookie === undefined || binding === undefined)
+    throw new Error(`Sign-in failed with ${response.status}: ${response.body}`);
+  const cookie = setCookie.split(";")[0] ?? "";
+  bindingsByCookie.set(cookie, binding);
+  return { cookie, setCookie, binding };
+}
+
+/**
+ * Signs in a layer through its one-time URL (see {@link signInThrough}).
+ * @returns the `Cookie` header value to send afterwards, the raw `Set-Cookie`, the binding and
+ *   headers for a data route (`cookie` and `x-mch-session-binding`).
  */
 export async function signIn(
   started: StartedLayer,
   url = started.layer.urls.signIn,
-): Promise<{ cookie: string; setCookie: string }> {
+): Promise<{
+  cookie: string;
+  setCookie: string;
+  binding: string;
+  headers: Record<string, string>;
+}> {
   if (url === null) throw new Error("This layer has no sign-in URL (not the token mode).");
-  const target = new URL(url);
-  const response = await rawRequest(started.port, `${target.pathname}${target.search}`, {
-    headers: { host: started.host },
-  });
-  const setCookie = response.headers["set-cookie"]?.[0];
-  if (response.status !== 303 || setCookie === undefined)
-    throw new Error(`Sign-in failed with ${response.status}: ${response.body}`);
-  return { cookie: setCookie.split(";")[0] ?? "", setCookie };
+  const signedIn = await signInThrough(started.port, url, started.host);
+  return {
+    ...signedIn,
+    headers: { cookie: signedIn.cookie, "x-mch-session-binding": signedIn.binding },
+  };
 }
 
 /** How a socket.io connection attempt ended. */
@@ -117,19 +166,24 @@ export type ConnectOutcome =
 
 /**
  * Opens a socket.io client (WebSocket only, no reconnection) with the given handshake headers and
- * waits for `connect` or `connect_error`.
+ * waits for `connect` or `connect_error`. Like the host page, it sends the session binding that
+ * came with the cookie of `headers` (from {@link signIn}), unless `auth` says otherwise.
  * @param cleanups - the client is closed afterwards.
+ * @param auth - the handshake's `auth` object (default: `{ binding }` of the cookie, if known).
  */
 export function connectSocket(
   cleanups: Array<() => Promise<void> | void>,
   origin: string,
   headers: Record<string, string>,
+  auth?: Record<string, unknown>,
 ): Promise<ConnectOutcome> {
+  const known = headers["cookie"] === undefined ? undefined : bindingOf(headers["cookie"]);
   const socket = connectClient(origin, {
     transports: ["websocket"],
     reconnection: false,
     forceNew: true,
     extraHeaders: headers,
+    auth: auth ?? (known === undefined ? {} : { binding: known }),
     timeout: 10_000,
   });
   cleanups.push(() => {

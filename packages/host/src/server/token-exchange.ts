@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "./auth";
-import { sendNoticePage } from "./notice-pages";
+import { sendNoticePage, sendSignInPage } from "./notice-pages";
 import type { OneTimeTokens } from "./one-time-tokens";
 
 /** What the token exchange needs. */
@@ -16,7 +16,8 @@ const NEW_URL_ADVICE =
 
 /**
  * Express handler of `GET /?token=…` and `GET /auth?token=…`: spends the one-time token, sets the
- * session cookie and redirects (303) to `/`, so the token leaves the address bar and history. A
+ * session cookie and answers the sign-in page, which keeps the session's binding in the host
+ * origin's storage and replaces itself with `/`, so the token leaves the address bar. A
  * spent or unknown token gets a page saying how to get a new URL, unless the browser is already
  * signed in (a back button to the old URL), which just goes to `/`. `GET /` without a token passes
  * on to the rest of the app.
@@ -49,10 +50,10 @@ export function tokenExchange(options: TokenExchangeOptions): RequestHandler {
     response.setHeader("Cache-Control", "no-store");
     const check = tokens.consume(token);
     if (check === "accepted") {
-      const { sessionId, setCookie } = authenticator.issueOperatorSession();
+      const { sessionId, setCookie, binding } = authenticator.issueOperatorSession();
       logger.info({ sessionId }, "Signed in with a one-time token.");
       response.setHeader("Set-Cookie", setCookie);
-      response.redirect(303, "/");
+      sendSignInPage(response, binding);
       return;
     }
     const existing = await authenticator.authenticate(request);

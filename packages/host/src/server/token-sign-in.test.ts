@@ -1,19 +1,35 @@
 import type { Request, Response } from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionOf } from "./require-auth";
-import { connectSocket, runCleanups, signIn, startLayer } from "./test-support";
+import {
+  bindingOfSignInPage,
+  connectSocket,
+  runCleanups,
+  signIn,
+  startLayer,
+} from "./test-support";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));
 
 describe("token sign-in", () => {
-  it("exchanges the token for an HttpOnly SameSite=Strict cookie and redirects to / without it", async () => {
+  it("exchanges the token for an HttpOnly SameSite=Strict cookie and a page that stores the binding and goes to /", async () => {
     const started = await startLayer(cleanups);
     const token = new URL(started.layer.urls.signIn ?? "").searchParams.get("token");
     const response = await fetch(`${started.origin}/?token=${token}`, { redirect: "manual" });
-    expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("/");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    // The page's one script runs by its hash; nothing else may load or run.
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+';/);
+    const page = await response.text();
+    expect(page).toContain('localStorage.setItem("mch-session-binding"');
+    expect(page).toContain('location.replace("/")');
+    expect(bindingOfSignInPage(page)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const setCookie = response.headers.get("set-cookie") ?? "";
+    // The binding is in the page only, never in the cookie.
+    expect(setCookie).not.toContain(bindingOfSignInPage(page) ?? "-");
     expect(setCookie).toMatch(/^mch_session=v1\./);
     expect(setCookie).toContain("HttpOnly");
     expect(setCookie).toContain("SameSite=Strict");
@@ -21,9 +37,9 @@ describe("token sign-in", () => {
     expect(setCookie).not.toContain("Secure");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     const cookie = setCookie.split(";")[0] ?? "";
-    const page = await fetch(`${started.origin}/`, { headers: { cookie } });
-    expect(page.status).toBe(503); // signed in; no web app built in this test
-    expect(await page.text()).toContain("not built");
+    const app = await fetch(`${started.origin}/`, { headers: { cookie } });
+    expect(app.status).toBe(503); // signed in; no web app built in this test
+    expect(await app.text()).toContain("not built");
   });
 
   it("also accepts /auth?token=", async () => {
@@ -53,6 +69,7 @@ describe("token sign-in", () => {
     const { cookie } = await signIn(started, url);
     const again = await fetch(url, { redirect: "manual", headers: { cookie } });
     expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/");
   });
 
   it("does not spend the token on a HEAD request (link previews)", async () => {
@@ -97,17 +114,23 @@ describe("token sign-in", () => {
     let now = Date.parse("2030-01-01T00:00:00Z");
     const options = { sessionSecret: "persisted", sessionMaxAgeSeconds: 3600, now: () => now };
     const first = await startLayer(cleanups, options);
-    const { cookie } = await signIn(first);
+    const { headers } = await signIn(first);
     await first.layer.close();
     const second = await startLayer(cleanups, options);
     second.layer.routes.get("/api/who", (_request: Request, response: Response) => {
       response.json(sessionOf(response));
     });
-    const accepted = await fetch(`${second.origin}/api/who`, { headers: { cookie } });
+    // The browser kept the cookie and the page's storage kept the binding.
+    const accepted = await fetch(`${second.origin}/api/who`, { headers });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ user: { id: "operator", name: "Operator" } });
+    const socket = await connectSocket(cleanups, second.origin, {
+      origin: second.origin,
+      cookie: headers["cookie"] ?? "",
+    });
+    expect(socket.connected).toBe(true);
     now += 3601 * 1000;
-    const expired = await fetch(`${second.origin}/api/who`, { headers: { cookie } });
+    const expired = await fetch(`${second.origin}/api/who`, { headers });
     expect(expired.status).toBe(401);
   });
 });

@@ -1,7 +1,9 @@
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { handleClientEvent, toWireError, validatedHandler } from "./validated-handler";
+import { toWireError } from "../errors/to-wire-error";
+import { HostError } from "../host-error";
+import { handleClientEvent, validatedHandler } from "./validated-handler";
 import {
   connectSocket,
   memoryLogger,
@@ -16,10 +18,25 @@ import type { Socket as ClientSocket } from "socket.io-client";
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));
 
-/** A local error that chose a wire code. */
+/** A local error whose code happens to be spelled like a wire code. */
 class CardNotFoundError extends Error {
   readonly code = "not_found";
   readonly rpcCode = -32600;
+}
+
+const failKinds = ["host", "lookalike", "wire", "unknown", "rejected"] as const;
+
+/** What the `test:fail` handlers throw for each kind. */
+async function fail(kind: (typeof failKinds)[number]): Promise<never> {
+  if (kind === "host")
+    throw new HostError("not_found", "That card is closed; open it again from the conversation.", {
+      rpcCode: -32600,
+    });
+  if (kind === "lookalike") throw new CardNotFoundError("secret internal detail at /srv/x.ts");
+  if (kind === "wire")
+    throw wireError("busy", "secret internal detail at /srv/x.ts", { retryable: true });
+  if (kind === "rejected") return Promise.reject(new Error("secret internal detail at /srv/x.ts"));
+  throw new TypeError("Cannot read properties of undefined (reading 'x')");
 }
 
 const echoSchema = z
@@ -53,21 +70,18 @@ async function setUp(
     );
     on(
       "test:fail",
-      validatedHandler(
-        z.object({ kind: z.enum(["local", "unknown", "wire", "rejected"]) }),
-        async (payload) => {
-          if (payload.kind === "local")
-            throw new CardNotFoundError(
-              "That card is closed; open it again from the conversation.",
-            );
-          if (payload.kind === "wire")
-            throw wireError("busy", "The source is busy; try again.", { retryable: true });
-          if (payload.kind === "rejected")
-            return Promise.reject(new Error("secret internal detail at /srv/x.ts"));
-          throw new TypeError("Cannot read properties of undefined (reading 'x')");
-        },
-        { logger, event: "test:fail" },
-      ),
+      validatedHandler(z.object({ kind: z.enum(failKinds) }), (payload) => fail(payload.kind), {
+        logger,
+        event: "test:fail",
+        toWireError,
+      }),
+    );
+    on(
+      "test:fail-unmapped",
+      validatedHandler(z.object({ kind: z.enum(failKinds) }), (payload) => fail(payload.kind), {
+        logger,
+        event: "test:fail-unmapped",
+      }),
     );
     handleClientEvent(
       socket,
@@ -128,10 +142,10 @@ describe("validatedHandler through a real socket", () => {
     expect(calls).toEqual([]);
   });
 
-  it("maps a local error with a wire code, and a thrown WireError, to that error", async () => {
+  it("answers a thrown HostError as it is, through the given mapping", async () => {
     const { client } = await setUp();
-    const local = await client.timeout(5_000).emitWithAck("test:fail", { kind: "local" });
-    expect(local).toEqual({
+    const host = await client.timeout(5_000).emitWithAck("test:fail", { kind: "host" });
+    expect(host).toEqual({
       ok: false,
       error: {
         code: "not_found",
@@ -140,23 +154,25 @@ describe("validatedHandler through a real socket", () => {
         rpcCode: -32600,
       },
     });
-    const wire = await client.timeout(5_000).emitWithAck("test:fail", { kind: "wire" });
-    expect(wire.error).toEqual({
-      code: "busy",
-      message: "The source is busy; try again.",
-      retryable: true,
-    });
   });
 
-  it("maps unknown errors and rejections to internal without leaking their message or stack", async () => {
+  it("maps unknown errors, rejections and wire-code lookalikes to internal without leaking their message or stack", async () => {
     const { client, lines } = await setUp();
-    for (const kind of ["unknown", "rejected"]) {
+    for (const kind of ["unknown", "rejected", "lookalike", "wire"]) {
       const ack = await client.timeout(5_000).emitWithAck("test:fail", { kind });
       expect(ack.error.code).toBe("internal");
+      expect(ack.error.retryable).toBe(false);
       expect(ack.error.message).not.toMatch(/Cannot read|secret|\/srv|at /);
       expect(JSON.stringify(ack)).not.toContain("stack");
     }
-    expect(lines.filter((line) => line.msg === "A socket handler failed.")).toHaveLength(2);
+    expect(lines.filter((line) => line.msg === "A socket handler failed.")).toHaveLength(4);
+  });
+
+  it("knows no local errors without a mapping: even a HostError is internal", async () => {
+    const { client } = await setUp();
+    const ack = await client.timeout(5_000).emitWithAck("test:fail-unmapped", { kind: "host" });
+    expect(ack.error.code).toBe("internal");
+    expect(ack.error.message).not.toContain("card is closed");
   });
 
   it("drops an event sent without an acknowledgement, with a warning", async () => {
@@ -182,20 +198,5 @@ describe("validatedHandler through a real socket", () => {
     expect(bad.error.code).toBe("bad_request");
     expect(bad.error.message).toContain("chatId");
     expect(calls).toEqual(["stop chat-1"]);
-  });
-});
-
-describe("toWireError", () => {
-  it("keeps wire codes and turns everything else into internal", () => {
-    expect(
-      toWireError(Object.assign(new Error("Wait."), { code: "rate_limited", retryable: true })),
-    ).toEqual({
-      code: "rate_limited",
-      message: "Wait.",
-      retryable: true,
-    });
-    expect(toWireError(Object.assign(new Error("x"), { code: "ENOENT" })).code).toBe("internal");
-    expect(toWireError("a string").code).toBe("internal");
-    expect(toWireError(null).code).toBe("internal");
   });
 });

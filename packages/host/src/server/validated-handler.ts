@@ -7,11 +7,10 @@ import {
   limits,
   type WireError,
   wireError,
-  wireErrorCodes,
-  isWireError,
 } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import { internalWireError } from "../errors/internal-error";
 
 /** Options of {@link validatedHandler}. */
 export interface ValidatedHandlerOptions {
@@ -21,40 +20,12 @@ export interface ValidatedHandlerOptions {
   event?: string | undefined;
   /** Largest payload accepted, in bytes of JSON (default `limits.maxPayloadBytes`). */
   maxBytes?: number | undefined;
-}
-
-const WIRE_CODES: ReadonlySet<string> = new Set(wireErrorCodes);
-
-/** The message a person sees when the server failed in a way it didn't expect. */
-const INTERNAL_MESSAGE =
-  "Something went wrong on the server. Try again; if it keeps failing, the server log has the details.";
-
-/**
- * Turns anything thrown by a handler into the {@link WireError} the browser receives. A
- * WireError, or an error whose `code` is a wire code (local error classes that choose one), keeps
- * its code, message, `retryable` and `rpcCode`; anything else becomes `internal` with a generic
- * message, never a stack or an internal message.
- *
- * @param error - what was thrown or rejected.
- * @returns the error to send.
- */
-export function toWireError(error: unknown): WireError {
-  if (isWireError(error)) {
-    const { code, message, retryable, rpcCode } = error;
-    return rpcCode === undefined
-      ? wireError(code, message, { retryable })
-      : wireError(code, message, { retryable, rpcCode });
-  }
-  if (typeof error === "object" && error !== null) {
-    const { code, message, retryable, rpcCode } = error as Record<string, unknown>;
-    if (typeof code === "string" && WIRE_CODES.has(code) && typeof message === "string") {
-      return wireError(code as WireError["code"], message, {
-        retryable: retryable === true,
-        ...(typeof rpcCode === "number" ? { rpcCode } : {}),
-      });
-    }
-  }
-  return wireError("internal", INTERNAL_MESSAGE);
+  /**
+   * Turns what a handler threw into the error the browser receives: the engine's one mapping
+   * (`toWireError` of `errors/`). This shell knows no local errors, so without it every failure
+   * is `internal`.
+   */
+  toWireError?: ((error: unknown) => WireError) | undefined;
 }
 
 /**
@@ -84,13 +55,13 @@ function jsonBytes(payload: unknown): number {
 /**
  * Wraps a socket event handler so that it only ever sees a valid payload and always answers the
  * acknowledgement once: a payload over `maxBytes` → `too_large`; one that fails the schema →
- * `bad_request` naming the field; a thrown or rejected error → {@link toWireError}; otherwise
+ * `bad_request` naming the field; a thrown or rejected error → `options.toWireError`; otherwise
  * `{ ok: true, value }`. An event sent without an acknowledgement callback is dropped with a
  * warning (every event of the contract has one, so this is a broken or hostile client).
  *
  * @param schema - the payload's zod schema (from `@mcp-chat-host/protocol` where it has one).
  * @param handler - runs with the parsed payload; its return value (or promise) is the ack value.
- * @param options - logger, event name and size cap.
+ * @param options - logger, event name, size cap and the error mapping.
  * @returns a listener for `socket.on(event, ...)`.
  */
 export function validatedHandler<Schema extends z.ZodType, Value>(
@@ -99,6 +70,7 @@ export function validatedHandler<Schema extends z.ZodType, Value>(
   options: ValidatedHandlerOptions = {},
 ): (...args: unknown[]) => void {
   const maxBytes = options.maxBytes ?? limits.maxPayloadBytes;
+  const toWireError = options.toWireError ?? internalWireError;
   return (...args: unknown[]): void => {
     const last = args[args.length - 1];
     if (typeof last !== "function") {
@@ -165,7 +137,7 @@ interface ListeningSocket {
  * @param socket - the server-side socket.
  * @param event - the event name.
  * @param handler - runs with the parsed payload; returns the ack value.
- * @param options - logger and size cap (the event name is filled in).
+ * @param options - logger, size cap and the error mapping (the event name is filled in).
  */
 export function handleClientEvent<Event extends ClientEventName>(
   socket: ListeningSocket,

@@ -41,4 +41,8 @@ export interface SessionServices {
   now(): number;
   /** How long a turn's tool call may run before it is cancelled, in seconds. */
   toolTimeout: number;
+  /** The most characters of JSON of a tool result that are stored, shown and given to the model. */
+  toolResultLimit: number;
+  /** How long the model may send nothing before its request is given up, in ms. */
+  modelStallTimeoutMs: number;
 }

@@ -1,45 +1,19 @@
-import {
-  type ClientEventName,
-  type ClientEventValues,
-  type ClientPayload,
-  wireError,
-} from "@mcp-chat-host/protocol";
+import type { ClientEventName, ClientEventValues, ClientPayload } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
+import { conversationAudit } from "../audit/conversation-audit";
+import { toWireError } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
 import { handleClientEvent } from "../server/validated-handler";
 import type { HostSession } from "../session/host-session";
-import { isSourceError } from "../sources/source-error";
-import { isStoreError } from "../store/store-error";
-import { ApprovalError } from "../gate/approval-broker";
-import { McpConnectionError } from "@mcp-chat-host/connection";
 
 interface ListeningSocket {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 /**
- * Maps the engine's local errors onto wire errors: store failures become `storage` (the message
- * was not stored, so nothing was acknowledged), source and connection failures `unavailable`.
- */
-export function toEngineWireError(error: unknown): unknown {
-  if (error instanceof HostError) return error.toWire();
-  if (isStoreError(error)) {
-    if (error.code === "not_found") return wireError("not_found", error.message);
-    if (error.code === "invalid_import" || error.code === "invalid_record")
-      return wireError("bad_request", error.message);
-    return wireError("storage", error.message, { retryable: error.retryable });
-  }
-  if (isSourceError(error)) return wireError("unavailable", error.message, { retryable: true });
-  if (error instanceof McpConnectionError)
-    return wireError("unavailable", error.message, { retryable: true });
-  if (error instanceof ApprovalError) return wireError("not_found", error.message);
-  return error;
-}
-
-/**
  * Binds every browser event of the wire contract to the tab's session. Each payload is validated
  * against its schema first (a payload over `options.maxBytes` of JSON is answered `too_large`);
- * each handler answers its acknowledgement exactly once.
+ * each handler answers its acknowledgement exactly once, a failure mapped by {@link toWireError}.
  */
 export function bindSessionEvents(
   socket: ListeningSocket,
@@ -59,14 +33,8 @@ export function bindSessionEvents(
     handleClientEvent(
       socket,
       event,
-      async (payload) => {
-        try {
-          return await handler(payload, await sessionReady);
-        } catch (error) {
-          throw toEngineWireError(error);
-        }
-      },
-      { logger, maxBytes: options.maxBytes },
+      async (payload) => handler(payload, await sessionReady),
+      { logger, maxBytes: options.maxBytes, toWireError },
     );
   on("session:hello", async (payload, session) => {
     const snapshot = await session.hello(payload.conversationId);
@@ -81,6 +49,7 @@ export function bindSessionEvents(
         }
       }
       for (const request of session.broker.pending()) session.emit("approval:request", request);
+      for (const tools of session.turnService.chatTools()) session.emit("chat:tools", tools);
     });
     return snapshot;
   });
@@ -102,7 +71,12 @@ export function bindSessionEvents(
     session.turnService.send(payload.chatId, payload.text, { clientId: payload.clientId }),
   );
   on("turn:stop", (payload, session) => ({ stopped: session.turnService.stop(payload.chatId) }));
-  on("card:attach", (payload, session) => session.cardService.attach(payload.instanceId));
+  on("turn:retry", (payload, session) =>
+    session.turnService.retry(payload.chatId, payload.messageId),
+  );
+  on("card:attach", (payload, session) =>
+    session.cardService.attach(payload.instanceId, payload.permissions),
+  );
   on("card:call-tool", (payload, session) =>
     session.cardService.callTool(payload.instanceId, payload.name, payload.arguments ?? {}),
   );
@@ -122,15 +96,23 @@ export function bindSessionEvents(
     }),
   );
   on("card:update-context", (payload, session) =>
-    session.cardService.updateContext(payload.instanceId, {
-      ...(payload.content === undefined ? {} : { content: payload.content }),
-      ...(payload.structuredContent === undefined
-        ? {}
-        : { structuredContent: payload.structuredContent }),
-    } as never),
+    session.cardService.updateContext(
+      payload.instanceId,
+      {
+        ...(payload.content === undefined ? {} : { content: payload.content }),
+        ...(payload.structuredContent === undefined
+          ? {}
+          : { structuredContent: payload.structuredContent }),
+      } as never,
+      payload.generation,
+    ),
   );
   on("card:post-message", (payload, session) =>
-    session.cardService.postMessage(payload.instanceId, { content: payload.content } as never),
+    session.cardService.postMessage(
+      payload.instanceId,
+      { content: payload.content } as never,
+      payload.generation,
+    ),
   );
   on("card:log", (payload, session) => {
     session.logger.debug(
@@ -155,6 +137,15 @@ export function bindSessionEvents(
     });
     return {};
   });
+  // The audit of one of the person's conversations (issue 9, item 16).
+  on("audit:list", (payload, session) =>
+    conversationAudit(
+      session.services.store,
+      session.user.id,
+      payload.conversationId,
+      payload.limit,
+    ),
+  );
   on("context:inspect", (payload, session) => {
     if (!session.chats.has(payload.chatId)) {
       throw new HostError("not_found", `This session has no chat "${payload.chatId}".`);

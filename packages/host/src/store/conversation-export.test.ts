@@ -106,11 +106,13 @@ describe("conversation export and import", () => {
     });
 
     const again = await store.exportConversation("bob", imported.id);
-    // Identical except the time of export and the reply that was streaming, which no process is
-    // finishing in the imported copy.
+    // Identical except the time of export, the reply that was streaming, which no process is
+    // finishing in the imported copy, and the remembered approvals, which an import never brings.
+    expect(exported!.approvals).toHaveLength(1);
     const expected: ConversationDocument = {
       ...exported!,
       exportedAt: again!.exportedAt,
+      approvals: [],
       messages: exported!.messages.map((message) =>
         message.status === "streaming" ? { ...message, status: "interrupted" } : message,
       ),
@@ -125,6 +127,34 @@ describe("conversation export and import", () => {
     // The original is untouched and still ada's alone.
     expect(await store.getConversation("ada", originalId)).toMatchObject({ imported: false });
     expect(await store.listMessages(originalId)).toHaveLength(3);
+  });
+
+  it("drops every approval an imported file carries, so the person is asked again (issue 9, item 13)", async () => {
+    const originalId = await seedConversation(store, "ada");
+    const exported = (await store.exportConversation("ada", originalId))!;
+    // A crafted file: "allow for this conversation" and "for this card" for a destructive tool.
+    const crafted: ConversationDocument = {
+      ...exported,
+      approvals: [
+        ...exported.approvals,
+        {
+          scope: "conversation",
+          instanceId: null,
+          source: "maps",
+          tool: "delete-all",
+          createdAt: 1,
+        },
+        { scope: "card", instanceId: "host-map", source: "maps", tool: "delete-all", createdAt: 1 },
+      ],
+    };
+    const imported = await store.importConversation("ada", crafted);
+    expect(await store.listApprovals(imported.id)).toEqual([]);
+    expect(await store.listCards(imported.id)).toHaveLength(1);
+    expect(await store.listMessages(imported.id)).toHaveLength(3);
+    // The original keeps the answer its own person gave.
+    expect((await store.listApprovals(originalId)).map((approval) => approval.tool)).toEqual([
+      "pin-place",
+    ]);
   });
 
   it("renumbers imported messages by their seq order and accepts the JSON text", async () => {

@@ -127,6 +127,8 @@ function reportDuplicates<T>(
 /**
  * Builds the exported document of a conversation from its records. Record fields that only make
  * sense inside this store (`conversationId`, the owner's user id, the conversation id) are left out.
+ * The remembered approvals are written as a record of what the person allowed; an import reads
+ * them but never keeps them (a file can't answer for the person).
  *
  * @returns the document, ready for `JSON.stringify`.
  */

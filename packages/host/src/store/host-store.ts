@@ -52,8 +52,13 @@ export interface TextPart {
 export interface ToolCallPart {
   type: "tool-call";
   toolCallId: string;
+  /** The tool's own name on its source. */
   name: string;
   arguments: JsonValue;
+  /** The source the tool belongs to. */
+  source?: string;
+  /** The name the model was given for the tool, when it differs from `name`. */
+  modelName?: string;
 }
 
 /** The value the model saw from a tool call. */
@@ -63,12 +68,16 @@ export interface ToolResultPart {
   name: string;
   value: JsonValue;
   isError: boolean;
+  /** The name the model was given for the tool, when it differs from `name`. */
+  modelName?: string;
 }
 
 /** A card shown at this point of the message. */
 export interface CardPart {
   type: "card";
   instanceId: string;
+  /** The model tool call that opened the card. */
+  toolCallId?: string;
 }
 
 /** One part of a message. */
@@ -87,8 +96,31 @@ export interface MessageRecord {
   status: MessageStatus;
   /** For status `error`: what went wrong, for the person. */
   error?: string;
+  /** For status `error`: whether running the turn again may help. */
+  retryable?: boolean;
+  /** The tokens the provider reported for a reply. */
+  usage?: MessageUsage;
+  /** For a person's message an app's view wrote (`submit` mode): which app. */
+  fromApp?: MessageFromApp;
   createdAt: number;
   updatedAt: number;
+}
+
+/** The app that wrote a message sent as the person's (a chat whose app messages `submit`). */
+export interface MessageFromApp {
+  /** The card whose view wrote it. */
+  instanceId: string;
+  /** The card's source. */
+  source: string;
+  /** The card's title. */
+  title: string;
+}
+
+/** Tokens a provider reported for a reply; absent fields were not reported. */
+export interface MessageUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
 }
 
 /** A card's kind: opened by a tool call in a chat, or a pane opened by the developer. */
@@ -139,6 +171,21 @@ export interface ApprovalRecord {
 /** The gate's answer to a page's tool call, as audited. */
 export type AuditVerdict = "allowed" | "refused" | "failed";
 
+/** How the question to the person about a page call was settled, as audited. */
+export interface AuditApproval {
+  /**
+   * `person`: they answered this question; `remembered`: an answer they gave earlier (for the
+   * card or the conversation) covered it; `nobody`: the card closed or the session ended first.
+   */
+  answeredBy: "person" | "remembered" | "nobody";
+  /** The answer (for `remembered`, the remembered one); absent for `nobody`. */
+  answer?: "allow-once" | "allow-card" | "allow-conversation" | "refuse";
+  /** What the answer covers: this call, the card's calls of this tool, or the conversation's. */
+  scope?: "call" | "card" | "conversation";
+  /** When the answer was given (ms since the epoch). */
+  answeredAt?: number;
+}
+
 /** One audited page tool call. */
 export interface AuditRecord {
   id: string;
@@ -153,6 +200,8 @@ export interface AuditRecord {
   verdict: AuditVerdict;
   reason?: string;
   durationMs: number;
+  /** Present when the gate asked the person about this call. */
+  approval?: AuditApproval;
 }
 
 /** Input of {@link HostStore.createConversation}. */
@@ -173,6 +222,8 @@ export interface NewMessage {
   /** Default `complete`; a reply being streamed starts as `streaming`. */
   status?: MessageStatus;
   error?: string;
+  /** For a person's message an app's view wrote. */
+  fromApp?: MessageFromApp;
   createdAt?: number;
 }
 
@@ -181,6 +232,10 @@ export interface MessageChanges {
   parts?: MessagePart[];
   status?: MessageStatus;
   error?: string | null;
+  /** null removes it. */
+  retryable?: boolean | null;
+  /** null removes it. */
+  usage?: MessageUsage | null;
 }
 
 /** Input of {@link HostStore.saveCard}. */
@@ -277,8 +332,9 @@ export interface HostStore {
   exportConversation(userId: string, id: string): Promise<ConversationDocument | null>;
   /**
    * Validates a document (an object, or its JSON text) and stores it as a new conversation of the
-   * user, flagged `imported`. Cards keep their instance ids. Throws `invalid_import` (with `path`)
-   * on a bad document, having written nothing.
+   * user, flagged `imported`. Cards keep their instance ids. The document's `approvals` are read
+   * but never kept: a file can't answer for the person, who is asked again. Throws
+   * `invalid_import` (with `path`) on a bad document, having written nothing.
    */
   importConversation(userId: string, document: unknown): Promise<ConversationRecord>;
 

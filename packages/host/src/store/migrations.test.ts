@@ -30,7 +30,7 @@ describe("migrate", () => {
   }
 
   it("builds the schema on a new file once, and records its version", () => {
-    expect(migrate(database)).toEqual([1]);
+    expect(migrate(database)).toEqual(migrations.map((step) => step.version));
     expect(schemaVersion(database)).toBe(latestSchemaVersion);
     expect(tables()).toEqual(["approvals", "audit", "cards", "conversations", "messages", "users"]);
     expect(migrate(database)).toEqual([]);
@@ -40,14 +40,14 @@ describe("migrate", () => {
     migrate(database);
     database.prepare("INSERT INTO users (id, name, created_at) VALUES ('ada', 'Ada', 1)").run();
     const next: Migration = {
-      version: 2,
+      version: latestSchemaVersion + 1,
       description: "test step",
       up(target) {
         target.exec("ALTER TABLE users ADD COLUMN email TEXT");
       },
     };
-    expect(migrate(database, [...migrations, next])).toEqual([2]);
-    expect(schemaVersion(database)).toBe(2);
+    expect(migrate(database, [...migrations, next])).toEqual([latestSchemaVersion + 1]);
+    expect(schemaVersion(database)).toBe(latestSchemaVersion + 1);
     expect(database.prepare("SELECT id, email FROM users").all()).toEqual([
       { id: "ada", email: null },
     ]);
@@ -56,7 +56,7 @@ describe("migrate", () => {
   it("rolls a failing step back whole and leaves the version where it was", () => {
     migrate(database);
     const broken: Migration = {
-      version: 2,
+      version: latestSchemaVersion + 1,
       description: "fails half way",
       up(target) {
         target.exec("CREATE TABLE half_done (id TEXT)");
@@ -64,12 +64,41 @@ describe("migrate", () => {
       },
     };
     expect(() => migrate(database, [...migrations, broken])).toThrow();
-    expect(schemaVersion(database)).toBe(1);
+    expect(schemaVersion(database)).toBe(latestSchemaVersion);
     expect(tables()).not.toContain("half_done");
   });
 
   it("refuses a schema newer than it knows", () => {
-    database.pragma("user_version = 7");
-    expect(() => migrate(database)).toThrow(/schema 7; this one knows up to 1/);
+    database.pragma(`user_version = ${latestSchemaVersion + 5}`);
+    expect(() => migrate(database)).toThrow(
+      new RegExp(`schema ${latestSchemaVersion + 5}; this one knows up to ${latestSchemaVersion}`),
+    );
+  });
+
+  it("adds messages.meta in step 2, keeping the messages a version 1 file holds", () => {
+    migrate(database, migrations.slice(0, 1));
+    database.exec(`
+      INSERT INTO users (id, name, created_at) VALUES ('ada', 'Ada', 1);
+      INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ('c', 'ada', 't', 1, 1);
+      INSERT INTO messages (conversation_id, id, chat_id, seq, role, parts, status, created_at, updated_at)
+        VALUES ('c', 'm', 'chat-1', 1, 'user', '[]', 'complete', 1, 1);
+    `);
+    expect(migrate(database, migrations.slice(0, 2))).toEqual([2]);
+    expect(database.prepare("SELECT id, meta FROM messages").all()).toEqual([
+      { id: "m", meta: null },
+    ]);
+  });
+
+  it("adds audit.approval in step 3, keeping the audit a version 2 file holds", () => {
+    migrate(database, migrations.slice(0, 2));
+    database.exec(`
+      INSERT INTO audit (id, at, user_id, session_id, conversation_id, instance_id, source, tool,
+          verdict, reason, duration_ms)
+        VALUES ('a', 1, 'ada', 's', 'c', 'card', 'app', 'tool', 'allowed', NULL, 2);
+    `);
+    expect(migrate(database, migrations.slice(0, 3))).toEqual([3]);
+    expect(database.prepare("SELECT id, approval FROM audit").all()).toEqual([
+      { id: "a", approval: null },
+    ]);
   });
 });

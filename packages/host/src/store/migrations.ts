@@ -107,6 +107,22 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: "messages.meta: a reply's token usage and whether its failure may be retried",
+    up(database) {
+      // JSON, so later reply facts need no new column; NULL for messages without any.
+      database.exec("ALTER TABLE messages ADD COLUMN meta TEXT");
+    },
+  },
+  {
+    version: 3,
+    description: "audit.approval: how the person's approval of a page call was settled",
+    up(database) {
+      // JSON ({ answeredBy, answer, scope, answeredAt }); NULL for calls nobody was asked about.
+      database.exec("ALTER TABLE audit ADD COLUMN approval TEXT");
+    },
+  },
 ];
 
 /** The schema version this code writes. */

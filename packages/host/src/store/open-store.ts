@@ -1,13 +1,23 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import type { Logger } from "pino";
 import type { HostStore } from "./host-store";
+import {
+  createPrivateFile,
+  securePrivateFolder,
+  tightenPrivateFiles,
+  type ModeChange,
+} from "./private-files";
 import { SqliteStore, type SqliteStoreOptions } from "./sqlite-store";
 import { StoreError, toStoreError } from "./store-error";
 
-/** Options of {@link openStore}: those of the store it opens. */
-export type OpenStoreOptions = SqliteStoreOptions;
+/** Options of {@link openStore}: those of the store it opens, and where to warn. */
+export interface OpenStoreOptions extends SqliteStoreOptions {
+  /** Told when file modes were loose: which were tightened, or that the folder is open to others. */
+  logger?: Pick<Logger, "warn">;
+}
 
 /** Where a parsed store specification points. */
 export type StoreLocation = { kind: "memory" } | { kind: "sqlite-file"; path: string };
@@ -44,11 +54,18 @@ export function parseStoreSpec(spec: string): StoreLocation {
  * folder and migrating its schema. The caller should then run `markInterruptedReplies()` once,
  * before serving anyone, so replies cut short by a crash show as interrupted.
  *
+ * A file store is private to its owner, whatever the umask: a missing folder is created `0700`;
+ * the database file is created `0600` before SQLite opens it, and an existing one (with its
+ * `-wal`, `-shm` and `-journal` files, which a killed run may leave) is set to `0600` before the
+ * open and checked again after the first write. SQLite creates its `-wal` and `-shm` files with
+ * the database file's mode (and `fchmod`s them so), so they are born `0600` too. An existing
+ * folder is not changed (it may be shared), but one open to other users is warned about.
+ *
  * @param spec - `"sqlite:<path>"` or `":memory:"`.
- * @param options - clock, id maker, busy timeout.
+ * @param options - clock, id maker, busy timeout, and the logger told of loose modes.
  * @returns the open store.
  * @throws StoreError `invalid_spec` for an unknown specification; `storage_failed` when the folder
- *   or file cannot be created or opened, or the file's schema is newer than this code.
+ *   or file cannot be created, made private or opened, or the file's schema is newer than this code.
  */
 export async function openStore(spec: string, options: OpenStoreOptions = {}): Promise<HostStore> {
   const location = parseStoreSpec(spec);
@@ -56,21 +73,70 @@ export async function openStore(spec: string, options: OpenStoreOptions = {}): P
     what: `The data file ${location.kind === "memory" ? "in memory" : `"${location.path}"`} could not be opened`,
     outcome: "the server cannot start",
   };
+  const { logger, ...storeOptions } = options;
+  if (location.kind === "memory") {
+    return openDatabase(() => new Database(":memory:"), storeOptions, action);
+  }
+  const files = storeFiles(location.path);
+  const changes: ModeChange[] = [];
+  try {
+    const folder = dirname(location.path);
+    if (existsSync(folder)) warnIfOpen(folder, logger);
+    else securePrivateFolder(folder);
+    createPrivateFile(location.path);
+    changes.push(...tightenPrivateFiles(files));
+  } catch (error) {
+    throw toStoreError(error, action);
+  }
+  const store = await openDatabase(() => new Database(location.path), storeOptions, action);
+  // Opening set up WAL and migrated: the -wal and -shm files exist now.
+  try {
+    changes.push(...tightenPrivateFiles(files));
+  } catch (error) {
+    await store.close();
+    throw toStoreError(error, action);
+  }
+  if (changes.length > 0) {
+    logger?.warn(
+      { changes },
+      "the data files were readable by other users; their modes were tightened",
+    );
+  }
+  return store;
+}
+
+/** The database file and the files SQLite keeps beside it. */
+function storeFiles(path: string): string[] {
+  return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
+}
+
+/** Opens the connection and the store on it; the connection is closed when the store can't be made. */
+function openDatabase(
+  connect: () => Database.Database,
+  options: SqliteStoreOptions,
+  action: { what: string; outcome: string },
+): Promise<HostStore> {
   let database: Database.Database;
   try {
-    if (location.kind === "memory") {
-      database = new Database(":memory:");
-    } else {
-      mkdirSync(dirname(location.path), { recursive: true });
-      database = new Database(location.path);
-    }
+    database = connect();
   } catch (error) {
-    throw toStoreError(error, action);
+    return Promise.reject(toStoreError(error, action));
   }
   try {
-    return new SqliteStore(database, options);
+    return Promise.resolve(new SqliteStore(database, options));
   } catch (error) {
     database.close();
-    throw toStoreError(error, action);
+    return Promise.reject(toStoreError(error, action));
   }
+}
+
+/** Warns when group or other users may list or enter the store's folder. */
+function warnIfOpen(folder: string, logger: Pick<Logger, "warn"> | undefined): void {
+  if (process.platform === "win32") return;
+  const mode = statSync(folder).mode & 0o777;
+  if ((mode & 0o077) === 0) return;
+  logger?.warn(
+    { folder, mode: mode.toString(8).padStart(4, "0") },
+    "the data folder is open to other users; the host's files in it are private, but run `chmod 700` on it or choose another folder",
+  );
 }

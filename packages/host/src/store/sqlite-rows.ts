@@ -5,6 +5,7 @@
 import type {
   ApprovalRecord,
   ApprovalScope,
+  AuditApproval,
   AuditRecord,
   AuditVerdict,
   CardKind,
@@ -12,9 +13,11 @@ import type {
   ConversationRecord,
   JsonObject,
   MessagePart,
+  MessageFromApp,
   MessageRecord,
   MessageRole,
   MessageStatus,
+  MessageUsage,
   UserRecord,
 } from "./host-store";
 
@@ -45,8 +48,27 @@ export interface MessageRow {
   parts: string;
   status: string;
   error: string | null;
+  /** JSON of {@link MessageMeta}, or null. */
+  meta: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** What `messages.meta` holds. */
+export interface MessageMeta {
+  retryable?: boolean;
+  usage?: MessageUsage;
+  /** The app that wrote a message sent as the person's. */
+  fromApp?: MessageFromApp;
+}
+
+/** The `meta` column of a message, or null when it has nothing to hold. */
+export function messageMetaColumn(message: MessageRecord): string | null {
+  const meta: MessageMeta = {};
+  if (message.retryable !== undefined) meta.retryable = message.retryable;
+  if (message.usage !== undefined) meta.usage = message.usage;
+  if (message.fromApp !== undefined) meta.fromApp = message.fromApp;
+  return Object.keys(meta).length === 0 ? null : JSON.stringify(meta);
 }
 
 /** A row of `cards`. */
@@ -90,6 +112,8 @@ export interface AuditRow {
   verdict: string;
   reason: string | null;
   duration_ms: number;
+  /** JSON of an {@link AuditApproval}; absent in files older than schema 3. */
+  approval?: string | null;
 }
 
 /** Converts a `users` row. */
@@ -123,6 +147,12 @@ export function messageFromRow(row: MessageRow): MessageRecord {
     updatedAt: row.updated_at,
   };
   if (row.error !== null) message.error = row.error;
+  if (row.meta !== null) {
+    const meta = JSON.parse(row.meta) as MessageMeta;
+    if (meta.retryable !== undefined) message.retryable = meta.retryable;
+    if (meta.usage !== undefined) message.usage = meta.usage;
+    if (meta.fromApp !== undefined) message.fromApp = meta.fromApp;
+  }
   return message;
 }
 
@@ -174,5 +204,6 @@ export function auditFromRow(row: AuditRow): AuditRecord {
     durationMs: row.duration_ms,
   };
   if (row.reason !== null) entry.reason = row.reason;
+  if (typeof row.approval === "string") entry.approval = JSON.parse(row.approval) as AuditApproval;
   return entry;
 }

@@ -182,6 +182,7 @@ export class SqliteStore implements HostStore {
         updatedAt: createdAt,
       };
       if (message.error !== undefined) record.error = message.error;
+      if (message.fromApp !== undefined) record.fromApp = { ...message.fromApp };
       this.tables.insertMessage(record);
       this.tables.touchConversation(record.conversationId, createdAt);
       return record;
@@ -205,6 +206,10 @@ export class SqliteStore implements HostStore {
       if (changes.status !== undefined) record.status = changes.status;
       if (changes.error === null) delete record.error;
       else if (changes.error !== undefined) record.error = changes.error;
+      if (changes.retryable === null) delete record.retryable;
+      else if (changes.retryable !== undefined) record.retryable = changes.retryable;
+      if (changes.usage === null) delete record.usage;
+      else if (changes.usage !== undefined) record.usage = changes.usage;
       record.updatedAt = this.time();
       this.tables.updateMessage(record);
       this.tables.touchConversation(conversationId, record.updatedAt);
@@ -373,9 +378,8 @@ export class SqliteStore implements HostStore {
       for (const card of parsed.cards) {
         this.tables.upsertCard({ ...card, conversationId: conversation.id });
       }
-      for (const approval of parsed.approvals) {
-        this.tables.insertApproval({ ...approval, conversationId: conversation.id });
-      }
+      // The file's approvals are not imported: anyone can write "allow for this conversation"
+      // into a file, and only the person at this host may give that answer (issue 9, item 13).
       return conversation;
     });
   }

@@ -13,6 +13,7 @@ import {
   cardFromRow,
   conversationFromRow,
   messageFromRow,
+  messageMetaColumn,
   userFromRow,
   type ApprovalRow,
   type AuditRow,
@@ -160,8 +161,8 @@ export class SqliteTables {
   insertMessage(record: MessageRecord): void {
     this.run(
       `INSERT INTO messages (conversation_id, id, chat_id, seq, role, parts, status, error,
-           created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           meta, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       record.conversationId,
       record.id,
       record.chatId,
@@ -170,6 +171,7 @@ export class SqliteTables {
       JSON.stringify(record.parts),
       record.status,
       record.error ?? null,
+      messageMetaColumn(record),
       record.createdAt,
       record.updatedAt,
     );
@@ -178,11 +180,12 @@ export class SqliteTables {
   /** Writes a message's parts, status, error and `updated_at`. */
   updateMessage(record: MessageRecord): void {
     this.run(
-      `UPDATE messages SET parts = ?, status = ?, error = ?, updated_at = ?
+      `UPDATE messages SET parts = ?, status = ?, error = ?, meta = ?, updated_at = ?
          WHERE conversation_id = ? AND id = ?`,
       JSON.stringify(record.parts),
       record.status,
       record.error ?? null,
+      messageMetaColumn(record),
       record.updatedAt,
       record.conversationId,
       record.id,
@@ -301,8 +304,8 @@ export class SqliteTables {
   insertAudit(record: AuditRecord): void {
     this.run(
       `INSERT INTO audit (id, at, user_id, session_id, conversation_id, instance_id, source, tool,
-           verdict, reason, duration_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           verdict, reason, duration_ms, approval)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       record.id,
       record.at,
       record.userId,
@@ -314,6 +317,7 @@ export class SqliteTables {
       record.verdict,
       record.reason ?? null,
       record.durationMs,
+      record.approval === undefined ? null : JSON.stringify(record.approval),
     );
   }
 

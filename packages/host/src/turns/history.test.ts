@@ -1,6 +1,6 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { describe, expect, it } from "vitest";
-import { toModelMessages } from "./history";
+import { historyForTurn, STOPPED_REPLY_MARK, toModelMessages } from "./history";
 
 function message(partial: Partial<ChatMessage> & Pick<ChatMessage, "role" | "parts">): ChatMessage {
   return {
@@ -48,11 +48,11 @@ describe("toModelMessages", () => {
     });
   });
 
-  it("drops a tool call that never got its result", () => {
+  it("drops a tool call that never got its result, and marks a stopped reply", () => {
     const history = toModelMessages([
       message({
         role: "assistant",
-        status: "interrupted",
+        status: "stopped",
         parts: [
           { type: "text", text: "Let me look." },
           { type: "tool-call", toolCallId: "t9", name: "slow", arguments: {} },
@@ -60,8 +60,93 @@ describe("toModelMessages", () => {
       }),
     ]);
     expect(history).toEqual([
-      { role: "assistant", content: [{ type: "text", text: "Let me look." }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me look." },
+          { type: "text", text: STOPPED_REPLY_MARK },
+        ],
+      },
     ]);
+  });
+
+  it.each(["error", "interrupted", "streaming"] as const)(
+    "leaves out the partial text of a %s reply but keeps the tool calls that ran",
+    (status) => {
+      const history = toModelMessages([
+        message({ role: "user", parts: [{ type: "text", text: "Add a note" }] }),
+        message({
+          role: "assistant",
+          status,
+          parts: [
+            { type: "text", text: "Done. The to" },
+            { type: "tool-call", toolCallId: "t1", name: "add", arguments: { text: "x" } },
+            { type: "tool-result", toolCallId: "t1", name: "add", value: "ok", isError: false },
+            { type: "text", text: "Saved, and the" },
+          ],
+        }),
+      ]);
+      expect(JSON.stringify(history)).not.toContain("Done. The to");
+      expect(JSON.stringify(history)).not.toContain("Saved, and the");
+      expect(history.map((entry) => entry.role)).toEqual(["user", "assistant", "tool"]);
+    },
+  );
+
+  it("sends a message the model never answered once", () => {
+    const failed = message({
+      role: "assistant",
+      status: "error",
+      parts: [{ type: "text", text: "Half an ans" }],
+    });
+    const history = toModelMessages([
+      message({ role: "user", parts: [{ type: "text", text: "Hello?" }] }),
+      failed,
+      message({ role: "user", parts: [{ type: "text", text: "Hello?" }] }),
+      failed,
+    ]);
+    expect(history).toEqual([{ role: "user", content: "Hello?" }]);
+    // The new message of the turn: the earlier unanswered copy is left out.
+    expect(
+      historyForTurn(
+        [message({ role: "user", parts: [{ type: "text", text: "Hello?" }] }), failed],
+        "Hello?",
+      ),
+    ).toEqual([]);
+    // A different unanswered question stays.
+    expect(
+      historyForTurn(
+        [message({ role: "user", parts: [{ type: "text", text: "First" }] }), failed],
+        "Second",
+      ),
+    ).toEqual([{ role: "user", content: "First" }]);
+  });
+
+  it("replays a renamed tool under the name the model was given", () => {
+    const history = toModelMessages([
+      message({
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-call",
+            toolCallId: "t1",
+            name: "get-time",
+            modelName: "basic-react__get-time",
+            source: "basic-react",
+            arguments: {},
+          },
+          {
+            type: "tool-result",
+            toolCallId: "t1",
+            name: "get-time",
+            modelName: "basic-react__get-time",
+            value: "noon",
+            isError: false,
+          },
+        ],
+      }),
+    ]);
+    expect(JSON.stringify(history)).toContain('"toolName":"basic-react__get-time"');
+    expect(JSON.stringify(history)).not.toContain('"toolName":"get-time"');
   });
 
   it("gives errors back as error text and objects as JSON", () => {

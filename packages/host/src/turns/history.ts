@@ -3,11 +3,22 @@ import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import { modelOutputFor } from "../model/tool-outcome";
 
+/** What the model is told at the end of a reply the person stopped. */
+export const STOPPED_REPLY_MARK = "[The person stopped this reply before it was finished.]";
+
 /**
- * Turns a chat's stored messages into the model's history.
+ * Turns a chat's stored messages into the model's history, telling the truth about each reply:
+ *
+ * - a complete reply: its text and its answered tool calls, as they happened;
+ * - a stopped reply: the same, then {@link STOPPED_REPLY_MARK}, so the model knows it was cut off;
+ * - a failed or interrupted reply (`error`, `interrupted`, or `streaming` left by a crash): only
+ *   its answered tool calls (they ran); its partial text is not an answer and is left out;
+ * - a person's message the model never answered is sent once: when the person sent the same text
+ *   again (or pressed Retry), the earlier copy is left out.
  *
  * Cards are the browser's business and are left out. A tool call whose result was never stored
- * (a reply cut by a crash or a stop) is left out too, because providers refuse an unanswered call.
+ * is left out too, because providers refuse an unanswered call. Tool calls carry the name the
+ * model was given (`modelName`), so a renamed tool's call matches what the model knows.
  *
  * @param messages - the chat's stored messages, oldest first.
  * @returns messages for the AI SDK, in order.
@@ -17,12 +28,36 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
   for (const message of messages) {
     if (message.role === "user") {
       const text = textOf(message.parts);
-      if (text.length > 0) history.push({ role: "user", content: text });
+      if (text.length === 0) continue;
+      dropUnansweredCopy(history, text);
+      history.push({ role: "user", content: text });
       continue;
     }
-    history.push(...assistantTurn(message.parts));
+    history.push(...assistantTurn(message));
   }
   return history;
+}
+
+/**
+ * The history for a new turn: {@link toModelMessages}, without an unanswered earlier copy of the
+ * person's new message (a message sent again after a failed reply reaches the model once).
+ *
+ * @param messages - the chat's stored messages before the person's new one.
+ * @param text - the person's new message.
+ */
+export function historyForTurn(messages: readonly ChatMessage[], text: string): ModelMessage[] {
+  const history = toModelMessages(messages);
+  dropUnansweredCopy(history, text);
+  return history;
+}
+
+/** Removes the trailing user messages with this text that nothing answered. */
+function dropUnansweredCopy(history: ModelMessage[], text: string): void {
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    const entry = history[index];
+    if (entry?.role !== "user") return;
+    if (entry.content === text) history.splice(index, 1);
+  }
 }
 
 /** The text parts of a message, joined. */
@@ -33,7 +68,9 @@ export function textOf(parts: readonly MessagePart[]): string {
     .join("");
 }
 
-function assistantTurn(parts: readonly MessagePart[]): ModelMessage[] {
+function assistantTurn(message: ChatMessage): ModelMessage[] {
+  const { parts } = message;
+  const failed = message.status !== "complete" && message.status !== "stopped";
   const answered = new Set(
     parts.filter((part) => part.type === "tool-result").map((part) => part.toolCallId),
   );
@@ -51,7 +88,7 @@ function assistantTurn(parts: readonly MessagePart[]): ModelMessage[] {
   for (const part of parts) {
     switch (part.type) {
       case "text":
-        if (part.text.length === 0) break;
+        if (part.text.length === 0 || failed) break;
         flushTool();
         assistant.push({ type: "text", text: part.text });
         break;
@@ -61,7 +98,7 @@ function assistantTurn(parts: readonly MessagePart[]): ModelMessage[] {
         assistant.push({
           type: "tool-call",
           toolCallId: part.toolCallId,
-          toolName: part.name,
+          toolName: part.modelName ?? part.name,
           input: part.arguments ?? {},
         });
         break;
@@ -70,13 +107,17 @@ function assistantTurn(parts: readonly MessagePart[]): ModelMessage[] {
         tool.push({
           type: "tool-result",
           toolCallId: part.toolCallId,
-          toolName: part.name,
+          toolName: part.modelName ?? part.name,
           output: modelOutputFor({ value: part.value as JSONValue, isError: part.isError }),
         });
         break;
       case "card":
         break;
     }
+  }
+  if (message.status === "stopped" && (out.length > 0 || assistant.length > 0 || tool.length > 0)) {
+    flushTool();
+    assistant.push({ type: "text", text: STOPPED_REPLY_MARK });
   }
   flushAssistant();
   flushTool();

@@ -9,7 +9,7 @@ import { partialArguments } from "../cards/partial-json";
 /** What opening a streaming card needs besides its arguments. */
 export type StreamingCardTarget = Omit<
   Parameters<CardService["openForToolCall"]>[0],
-  "arguments" | "inputStreaming"
+  "arguments" | "inputStreaming" | "toolCallId"
 >;
 
 interface StreamingCard {
@@ -28,19 +28,20 @@ export class StreamingCards {
   /**
    * @param cards - the session's card service.
    * @param warn - logs a card that could not be opened early (its call then opens it as usual).
-   * @param onTaken - called with each card when its call takes it over or it is cancelled.
+   * @param onTaken - called with each card (and its call's id) when its call takes it over or it
+   *   is cancelled.
    */
   constructor(
     private readonly cards: Pick<CardService, "openForToolCall" | "inputPartial" | "cancel">,
     private readonly warn: (error: unknown) => void,
-    private readonly onTaken: (card: LiveCard) => void,
+    private readonly onTaken: (card: LiveCard, toolCallId: string) => void,
   ) {}
 
   /** Opens the card of a tool call whose arguments started streaming (once per call). */
   open(toolCallId: string, target: StreamingCardTarget): void {
     if (this.#cards.has(toolCallId)) return;
     const opening = this.cards
-      .openForToolCall({ ...target, arguments: {}, inputStreaming: true })
+      .openForToolCall({ ...target, toolCallId, arguments: {}, inputStreaming: true })
       .catch((error: unknown) => {
         this.warn(error);
         return null;
@@ -73,7 +74,7 @@ export class StreamingCards {
     this.#cards.delete(toolCallId);
     await streaming.relay;
     const card = await streaming.opening;
-    if (card) this.onTaken(card);
+    if (card) this.onTaken(card, toolCallId);
     return card;
   }
 

@@ -1,4 +1,6 @@
-import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
+import type { ChatMessage, MessagePart, ServerEvents } from "@mcp-chat-host/protocol";
+import type { ModelMessage } from "ai";
+import { capToolResult } from "../cards/capped-result";
 import { sourceFailureMessage } from "../cards/source-failure";
 import type { Chat } from "../chat/chat";
 import { withAppContext } from "../context/context-relay";
@@ -9,14 +11,16 @@ import { toolOutcomeFromResult } from "../model/tool-outcome";
 import type { TurnEvent } from "../model/turn-events";
 import type { HostSession } from "../session/host-session";
 import type { SourceTool } from "../sources/source";
-import { isVisibleTo, toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
+import { toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
 import { isStoreError, toStoreError } from "../store/store-error";
 import type {
   ConversationRecord,
+  MessageFromApp,
   MessageRecord,
   MessagePart as StoredPart,
 } from "../store/host-store";
-import { toModelMessages } from "./history";
+import { ChatToolLists, type ListedTool } from "./chat-tools";
+import { historyForTurn } from "./history";
 import { StreamingCards } from "./streaming-cards";
 
 interface RunningTurn {
@@ -31,7 +35,16 @@ interface RunningTurn {
   done: Promise<void>;
   /** Cards opened while the model writes their call's arguments. */
   streamingCards: StreamingCards;
+  /** A new model step began: the next text starts a new paragraph. */
+  newParagraph: boolean;
 }
+
+/** The statuses of a reply that Retry may run again. */
+const RETRYABLE_STATUSES: ReadonlySet<MessageRecord["status"]> = new Set([
+  "error",
+  "stopped",
+  "interrupted",
+]);
 
 const STOPPED_REASON = "The person stopped the reply.";
 
@@ -53,43 +66,37 @@ function messageOf(error: unknown): string {
 export class TurnService {
   readonly #running = new Map<string, RunningTurn>();
   readonly #clientIds = new Map<string, string>();
-  readonly #tools = new Map<string, { tool: SourceTool; source: string }[]>();
+  readonly #tools: ChatToolLists;
 
-  constructor(private readonly session: HostSession) {}
-
-  /** The chat's model-visible tools, listed from its sources (duplicates after the first skipped). */
-  async listTools(chat: Chat): Promise<{ tool: SourceTool; source: string }[]> {
-    const listed: { tool: SourceTool; source: string }[] = [];
-    const seen = new Set<string>();
-    for (const key of chat.host?.sourceKeys ?? []) {
-      const source = await this.session.sources.get(key);
-      const tools = (await source.tools()).filter((tool) => isVisibleTo(tool, "model"));
-      if (tools.length === 0) {
-        this.session.logger.warn(`${key} has no tools for the model to call.`);
-      }
-      for (const tool of tools) {
-        if (seen.has(tool.name)) {
-          this.session.logger.warn(
-            { source: key, tool: tool.name },
-            `Two sources of chat "${chat.key}" have a tool named "${tool.name}"; the model is given the first.`,
-          );
-          continue;
-        }
-        seen.add(tool.name);
-        listed.push({ tool, source: key });
-      }
-    }
-    this.#tools.set(chat.key, listed);
-    return listed;
+  constructor(private readonly session: HostSession) {
+    this.#tools = new ChatToolLists({
+      source: (key) => session.sources.get(key),
+      warn: (details, message) => session.logger.warn(details, message),
+      announce: (event) => session.emit("chat:tools", event),
+    });
   }
 
-  /** The chat's model tools as last listed. */
-  toolsOf(chat: Chat): { name: string; source: string; description: string }[] {
-    return (this.#tools.get(chat.key) ?? []).map(({ tool, source }) => ({
-      name: tool.name,
-      source,
-      description: tool.description ?? tool.title ?? "",
+  /**
+   * Lists the chat's model-visible tools from its sources, each with the name the model is given
+   * (unique in the chat and accepted by every provider).
+   */
+  async listTools(chat: Chat): Promise<ListedTool[]> {
+    return this.#tools.list(chat);
+  }
+
+  /** The chat's model tools as last listed: `name` as the model knows it, `tool` its own name. */
+  toolsOf(chat: Chat): { name: string; tool: string; source: string; description: string }[] {
+    return (this.#tools.get(chat.key) ?? []).map((entry) => ({
+      name: entry.modelName,
+      tool: entry.tool.name,
+      source: entry.source,
+      description: entry.description,
     }));
+  }
+
+  /** The `chat:tools` event of every chat whose tools were listed (for a tab after hello). */
+  chatTools(): ServerEvents["chat:tools"][] {
+    return this.#tools.events();
   }
 
   /** The replies being written, with their live parts (for a tab that just said hello). */
@@ -116,47 +123,23 @@ export class TurnService {
    * Sends a person's message: stores it (the returned promise resolves once it is committed),
    * then runs the model in the background.
    *
-   * @param clientId - the browser's id of the message; a resend with the same id is not stored twice.
+   * @param options - `clientId`: the browser's id of the message; a resend with the same id is
+   *   not stored twice. `fromApp`: the app whose view wrote it (stored with the message).
    * @throws {HostError} `not_found` for an unknown chat, `busy` while the chat is replying; store errors.
    */
   async send(
     chatKey: string,
     text: string,
-    options: { clientId: string | null },
+    options: { clientId: string | null; fromApp?: MessageFromApp },
   ): Promise<{ messageId: string; duplicate: boolean }> {
     const session = this.session;
-    const chat = session.chats.get(chatKey);
-    if (!chat) throw new HostError("not_found", `This session has no chat "${chatKey}".`);
+    const chat = this.#chat(chatKey);
     if (options.clientId !== null) {
       const seen = this.#clientIds.get(options.clientId);
       if (seen !== undefined) return { messageId: seen, duplicate: true };
     }
-    if (this.#running.has(chatKey)) {
-      throw new HostError(
-        "busy",
-        "A reply is still being written in this chat; wait for it or stop it.",
-        { retryable: true },
-      );
-    }
     // Reserve the chat before the first await, so two quick messages cannot both start a turn.
-    const parts: MessagePart[] = [];
-    const turn: RunningTurn = {
-      abort: new AbortController(),
-      toolStarts: new Map(),
-      savedAt: 0,
-      conversationId: "",
-      reply: null,
-      parts,
-      done: Promise.resolve(),
-      streamingCards: new StreamingCards(
-        session.cardService,
-        (error) =>
-          session.logger.warn({ err: error }, "could not open a card while its input streamed"),
-        // Where a card opened by its call would be: after the call.
-        (card) => parts.push({ type: "card", instanceId: card.descriptor.instanceId }),
-      ),
-    };
-    this.#running.set(chatKey, turn);
+    const turn = this.#reserve(chatKey);
     let person: MessageRecord;
     let conversation: ConversationRecord;
     let history: MessageRecord[];
@@ -174,18 +157,80 @@ export class TurnService {
         chatId: chatKey,
         role: "user",
         parts: [{ type: "text", text }],
+        ...(options.fromApp === undefined ? {} : { fromApp: options.fromApp }),
       });
       if (stored.length === 0) await session.titleFromFirstMessage(conversation, text);
     } catch (error) {
-      this.#running.delete(chatKey);
+      this.#release(chatKey, turn);
       throw error;
     }
     if (options.clientId !== null) this.#clientIds.set(options.clientId, person.id);
     session.emit("message:created", { message: toWire(person) });
-    turn.done = this.#run(chat, conversation, history, person, turn).finally(() => {
-      if (this.#running.get(chatKey) === turn) this.#running.delete(chatKey);
-    });
+    turn.done = this.#startReply(chat, conversation, history, person, turn)
+      .then((started) => (started ? this.#stream(chat, conversation, started, turn) : undefined))
+      .finally(() => this.#release(chatKey, turn));
     return { messageId: person.id, duplicate: false };
+  }
+
+  /**
+   * Runs a chat's last turn again after its reply failed, was stopped or was interrupted: no
+   * message is added; a new reply to the person's last message follows the old one, which stays
+   * as it was (the model is not told its partial text, see `history.ts`).
+   *
+   * @returns the new reply's id, once the reply is stored.
+   * @throws {HostError} `not_found` for an unknown chat or message, `busy` while the chat is
+   *   replying, `conflict` when the message is not the chat's last reply or it completed.
+   */
+  async retry(chatKey: string, messageId: string): Promise<{ messageId: string }> {
+    const session = this.session;
+    const chat = this.#chat(chatKey);
+    const turn = this.#reserve(chatKey);
+    try {
+      const conversation = session.conversation;
+      if (conversation === null) {
+        throw new HostError("not_found", "No conversation is open; open it again, then retry.");
+      }
+      turn.conversationId = conversation.id;
+      const stored = (await session.services.store.listMessages(conversation.id)).filter(
+        (message) => message.chatId === chatKey,
+      );
+      const failed = stored.find((message) => message.id === messageId);
+      if (failed === undefined || failed.role !== "assistant") {
+        throw new HostError(
+          "not_found",
+          "That reply is not in this chat any more; reload the conversation.",
+        );
+      }
+      if (stored.at(-1)?.id !== failed.id || !RETRYABLE_STATUSES.has(failed.status)) {
+        throw new HostError(
+          "conflict",
+          "Only the chat's last reply can be retried, and only when it failed or was stopped.",
+        );
+      }
+      const person = stored.findLast(
+        (message) => message.role === "user" && message.seq < failed.seq,
+      );
+      if (person === undefined) {
+        throw new HostError(
+          "conflict",
+          "This reply answers no message of yours, so there is nothing to retry.",
+        );
+      }
+      const history = stored.filter((message) => message.seq < person.seq);
+      const started = await this.#startReply(chat, conversation, history, person, turn);
+      if (started === null) {
+        throw new HostError("storage", "The new reply could not be saved; try again.", {
+          retryable: true,
+        });
+      }
+      turn.done = this.#stream(chat, conversation, started, turn).finally(() =>
+        this.#release(chatKey, turn),
+      );
+      return { messageId: started.reply.id };
+    } catch (error) {
+      this.#release(chatKey, turn);
+      throw error;
+    }
   }
 
   /** Stops the chat's running reply; its running tool call is cancelled. */
@@ -206,13 +251,61 @@ export class TurnService {
     await this.#running.get(chatKey)?.done;
   }
 
-  async #run(
+  #chat(chatKey: string): Chat {
+    const chat = this.session.chats.get(chatKey);
+    if (!chat) throw new HostError("not_found", `This session has no chat "${chatKey}".`);
+    return chat;
+  }
+
+  /** Marks the chat as replying, or throws `busy` when it already is. */
+  #reserve(chatKey: string): RunningTurn {
+    if (this.#running.has(chatKey)) {
+      throw new HostError(
+        "busy",
+        "A reply is still being written in this chat; wait for it or stop it.",
+        { retryable: true },
+      );
+    }
+    const session = this.session;
+    const parts: MessagePart[] = [];
+    const turn: RunningTurn = {
+      abort: new AbortController(),
+      toolStarts: new Map(),
+      savedAt: 0,
+      conversationId: "",
+      reply: null,
+      parts,
+      done: Promise.resolve(),
+      newParagraph: false,
+      streamingCards: new StreamingCards(
+        session.cardService,
+        (error) =>
+          session.logger.warn({ err: error }, "could not open a card while its input streamed"),
+        // Where a card opened by its call is: right after the call (the browser agrees).
+        (card, toolCallId) =>
+          parts.push({ type: "card", instanceId: card.descriptor.instanceId, toolCallId }),
+      ),
+    };
+    this.#running.set(chatKey, turn);
+    return turn;
+  }
+
+  #release(chatKey: string, turn: RunningTurn): void {
+    if (this.#running.get(chatKey) === turn) this.#running.delete(chatKey);
+  }
+
+  /**
+   * Builds the model's input (history and app context) and stores the start of the reply.
+   *
+   * @returns the reply and the model's messages, or null when the reply could not be stored.
+   */
+  async #startReply(
     chat: Chat,
     conversation: ConversationRecord,
     history: MessageRecord[],
     person: MessageRecord,
     turn: RunningTurn,
-  ): Promise<void> {
+  ): Promise<{ reply: MessageRecord; messages: ModelMessage[]; prefixLength: number } | null> {
     const session = this.session;
     const { store, now } = session.services;
     const text = person.parts.map((part) => (part.type === "text" ? part.text : "")).join("");
@@ -221,8 +314,9 @@ export class TurnService {
     const builtAt = now();
     session.lastContext.set(chat.key, { text: contextText, builtAt, injected });
     session.emit("context:built", { chatId: chat.key, text: contextText, builtAt, injected });
+    const past = historyForTurn(history.map(toWire), text);
     const messages = withAppContext(
-      toModelMessages(history.map(toWire)),
+      past,
       { role: "user", content: text },
       injected ? contextText : null,
     );
@@ -241,7 +335,7 @@ export class TurnService {
         level: "error",
         message: `The reply could not be saved: ${messageOf(error)}`,
       });
-      return;
+      return null;
     }
     turn.reply = reply;
     session.emit("message:created", { message: toWire(reply) });
@@ -250,6 +344,18 @@ export class TurnService {
       conversationId: conversation.id,
       running: true,
     });
+    return { reply, messages, prefixLength: past.length };
+  }
+
+  async #stream(
+    chat: Chat,
+    conversation: ConversationRecord,
+    started: { reply: MessageRecord; messages: ModelMessage[]; prefixLength: number },
+    turn: RunningTurn,
+  ): Promise<void> {
+    const session = this.session;
+    const { store } = session.services;
+    const { reply, messages } = started;
     const tools = await this.#hostTools(chat, turn, reply).catch((error: unknown) => {
       session.logger.warn({ err: error }, "could not list a chat's tools");
       return [] as HostTool[];
@@ -263,27 +369,56 @@ export class TurnService {
       maxSteps: chat.options.maxSteps,
       maxToolCalls: chat.options.maxToolCalls,
       permissions: chat.options.permissions,
+      // The stored history is resent unchanged next turn: providers may cache it.
+      stablePrefixLength: started.prefixLength,
+      stallTimeoutMs: session.services.modelStallTimeoutMs,
       ...(onToolRequest === undefined
         ? {}
-        : { onToolRequest: (request) => onToolRequest({ ...request, chat: chat.key }) }),
+        : {
+            onToolRequest: (request) =>
+              onToolRequest({
+                ...request,
+                name: this.#realName(chat.key, request.name),
+                chat: chat.key,
+              }),
+          }),
       signal: turn.abort.signal,
       events: (event) => this.#onEvent(chat.key, conversation.id, reply, turn, event),
     });
     const status =
       result.status === "complete" ? "complete" : result.status === "stopped" ? "stopped" : "error";
     const error =
-      result.status === "error" ? `The model failed: ${messageOf(result.error)}` : undefined;
+      result.status === "error"
+        ? (result.failure?.message ?? `The reply failed: ${messageOf(result.error)}`)
+        : undefined;
     // Cards whose call never ran (stopped while the model wrote its arguments, or arguments that
     // could not be read) would otherwise wait for a result forever.
     await turn.streamingCards.cancelAll(
       status === "stopped" ? STOPPED_REASON : (error ?? CALL_NOT_RUN_REASON),
     );
-    if (error) session.logger.warn({ err: result.error, chat: chat.key }, "a turn failed");
+    if (error !== undefined) {
+      // A summary only: the request body holds the conversation and never goes to the log.
+      session.logger.warn(
+        {
+          chat: chat.key,
+          kind: result.failure?.kind,
+          provider: result.failure?.provider,
+          status: result.failure?.status,
+          requestId: result.failure?.requestId,
+        },
+        `a turn failed: ${error}`,
+      );
+    }
+    if (result.usage !== undefined) {
+      session.logger.info({ chat: chat.key, usage: result.usage }, "model usage of a turn");
+    }
     try {
       const stored = await store.updateMessage(conversation.id, reply.id, {
         parts: turn.parts as StoredPart[],
         status,
         ...(error === undefined ? {} : { error }),
+        ...(result.status === "error" ? { retryable: result.failure?.retryable ?? true } : {}),
+        ...(result.usage === undefined ? {} : { usage: result.usage }),
       });
       session.emit("message:updated", { message: toWire(stored) });
     } catch (storeError) {
@@ -300,6 +435,25 @@ export class TurnService {
     });
   }
 
+  /** The tool's own name for a model name of the chat (unknown names are kept as they are). */
+  #realName(chatKey: string, modelName: string): string {
+    return this.#tools.byModelName(chatKey, modelName)?.tool.name ?? modelName;
+  }
+
+  /** The stored names of a call: its tool's own name, its source, and the model's name if it differs. */
+  #callNames(
+    chatKey: string,
+    modelName: string,
+  ): { name: string; source?: string; modelName?: string } {
+    const listed = this.#tools.byModelName(chatKey, modelName);
+    if (listed === undefined) return { name: modelName };
+    return {
+      name: listed.tool.name,
+      source: listed.source,
+      ...(listed.modelName === listed.tool.name ? {} : { modelName: listed.modelName }),
+    };
+  }
+
   #onEvent(
     chatKey: string,
     conversationId: string,
@@ -309,10 +463,18 @@ export class TurnService {
   ): void {
     const session = this.session;
     switch (event.type) {
+      case "step-started":
+        turn.newParagraph = true;
+        break;
       case "text-delta": {
         const last = turn.parts.at(-1);
-        if (last?.type === "text") last.text += event.delta;
-        else turn.parts.push({ type: "text", text: event.delta });
+        // A later step's text is a paragraph of its own: the blank line travels in the delta,
+        // so the browser's text and the stored text stay the same.
+        const hasText = turn.parts.some((part) => part.type === "text" && part.text !== "");
+        const delta = turn.newParagraph && hasText ? `\n\n${event.delta}` : event.delta;
+        turn.newParagraph = false;
+        if (last?.type === "text") last.text += delta;
+        else turn.parts.push({ type: "text", text: delta });
         // Save the text now and then, so a crash keeps most of what was said (not every delta:
         // each save rewrites the message).
         if (session.services.now() - turn.savedAt >= TEXT_SAVE_INTERVAL_MS) {
@@ -322,7 +484,7 @@ export class TurnService {
           conversationId,
           chatId: chatKey,
           messageId: reply.id,
-          delta: event.delta,
+          delta,
         });
         break;
       }
@@ -332,12 +494,13 @@ export class TurnService {
       case "tool-input-delta":
         turn.streamingCards.partial(event.toolCallId, event.partialJson);
         break;
-      case "tool-started":
+      case "tool-started": {
         turn.toolStarts.set(event.toolCallId, session.services.now());
+        const names = this.#callNames(chatKey, event.name);
         turn.parts.push({
           type: "tool-call",
           toolCallId: event.toolCallId,
-          name: event.name,
+          ...names,
           arguments: event.arguments,
         });
         session.emit("tool:started", {
@@ -345,11 +508,12 @@ export class TurnService {
           chatId: chatKey,
           messageId: reply.id,
           toolCallId: event.toolCallId,
-          name: event.name,
+          ...names,
           arguments: event.arguments,
           startedAt: session.services.now(),
         });
         break;
+      }
       case "tool-progress":
         session.emit("tool:progress", {
           chatId: chatKey,
@@ -359,54 +523,70 @@ export class TurnService {
           ...(event.message === undefined ? {} : { message: event.message }),
         });
         break;
-      case "tool-finished":
+      case "tool-finished": {
+        const { name, modelName } = this.#callNames(chatKey, event.name);
         turn.parts.push({
           type: "tool-result",
           toolCallId: event.toolCallId,
-          name: event.name,
+          name,
+          ...(modelName === undefined ? {} : { modelName }),
           value: event.value,
           isError: event.isError,
         });
         session.emit("tool:finished", {
           chatId: chatKey,
           toolCallId: event.toolCallId,
-          name: event.name,
+          name,
           isError: event.isError,
           value: event.value,
           durationMs: this.#toolDuration(turn, event.toolCallId),
         });
         this.#saveProgress(conversationId, reply, turn);
         break;
+      }
       case "tool-cancelled":
         session.emit("tool:finished", {
           chatId: chatKey,
           toolCallId: event.toolCallId,
-          name: event.name,
+          name: this.#realName(chatKey, event.name),
           isError: true,
           value: STOPPED_REASON,
           durationMs: this.#toolDuration(turn, event.toolCallId),
         });
         break;
-      case "tool-refused":
+      case "tool-refused": {
+        const names = this.#callNames(chatKey, event.name);
         turn.parts.push(
-          { type: "tool-call", toolCallId: event.toolCallId, name: event.name, arguments: {} },
+          { type: "tool-call", toolCallId: event.toolCallId, ...names, arguments: {} },
           {
             type: "tool-result",
             toolCallId: event.toolCallId,
-            name: event.name,
+            name: names.name,
+            ...(names.modelName === undefined ? {} : { modelName: names.modelName }),
             value: `Tool call rejected. ${event.reason}`,
             isError: true,
           },
         );
+        // The browser shows a row for the call (it had no tool:started) with the refusal.
+        session.emit("tool:started", {
+          conversationId,
+          chatId: chatKey,
+          messageId: reply.id,
+          toolCallId: event.toolCallId,
+          ...names,
+          arguments: {},
+          startedAt: session.services.now(),
+        });
         session.emit("tool:refused", {
           chatId: chatKey,
           toolCallId: event.toolCallId,
-          name: event.name,
+          name: names.name,
           reason: event.reason,
         });
         // A card opened while the arguments streamed gets the refusal instead of a result.
         void turn.streamingCards.cancel(event.toolCallId, `Tool call rejected. ${event.reason}`);
         break;
+      }
       default:
         break;
     }
@@ -423,7 +603,7 @@ export class TurnService {
     turn: RunningTurn,
     event: Extract<TurnEvent, { type: "tool-input-started" }>,
   ): void {
-    const listed = (this.#tools.get(chatKey) ?? []).find(({ tool }) => tool.name === event.name);
+    const listed = this.#tools.byModelName(chatKey, event.name);
     if (!listed || !toolHasView(listed.tool)) return;
     turn.streamingCards.open(event.toolCallId, {
       chatKey,
@@ -454,11 +634,11 @@ export class TurnService {
 
   async #hostTools(chat: Chat, turn: RunningTurn, reply: MessageRecord): Promise<HostTool[]> {
     const listed = this.#tools.get(chat.key) ?? (await this.listTools(chat));
-    return listed.map(({ tool, source }) => {
+    return listed.map(({ tool, source, modelName, description }) => {
       const hostTool: HostTool = {
-        name: tool.name,
+        name: modelName,
         title: toolDisplayTitle(tool),
-        description: tool.description ?? tool.title ?? "",
+        description,
         inputSchema: tool.inputSchema as HostTool["inputSchema"],
         source,
         execute: (args, context) => this.#execute(chat, turn, reply, source, tool, args, context),
@@ -494,19 +674,27 @@ export class TurnService {
         source: sourceKey,
         tool,
         arguments: args,
+        toolCallId: context.toolCallId,
       });
       card.opening = new AbortController();
-      turn.parts.push({ type: "card", instanceId: card.descriptor.instanceId });
+      turn.parts.push({
+        type: "card",
+        instanceId: card.descriptor.instanceId,
+        toolCallId: context.toolCallId,
+      });
     }
     const signal = card?.opening
       ? AbortSignal.any([context.signal, card.opening.signal])
       : context.signal;
     try {
-      const result = await source.callTool(tool.name, args, {
-        signal,
-        timeout: session.services.toolTimeout,
-        onProgress: (progress) => context.onProgress(progress),
-      });
+      const result = capToolResult(
+        await source.callTool(tool.name, args, {
+          signal,
+          timeout: session.services.toolTimeout,
+          onProgress: (progress) => context.onProgress(progress),
+        }),
+        session.services.toolResultLimit,
+      );
       if (card) await session.cardService.complete(card, result);
       return toolOutcomeFromResult(result);
     } catch (error) {
@@ -546,5 +734,8 @@ export function toWire(message: MessageRecord): ChatMessage {
     createdAt: message.createdAt,
   };
   if (message.error !== undefined) wire.error = message.error;
+  if (message.retryable !== undefined) wire.retryable = message.retryable;
+  if (message.usage !== undefined) wire.usage = message.usage;
+  if (message.fromApp !== undefined) wire.fromApp = { ...message.fromApp };
   return wire;
 }

@@ -2,7 +2,7 @@
 // can kill the whole host with SIGKILL and start it again on the same data folder.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { rawRequest } from "../../src/server/test-support";
+import { signInThrough } from "../../src/server/test-support";
 import { connectTestClient, type TestClient } from "../harness";
 
 const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -61,12 +61,7 @@ export async function startChildHost(data: string, running: Set<ChildProcess>): 
     });
   });
   const port = Number(new URL(ready.url).port);
-  const target = new URL(ready.signIn);
-  const response = await rawRequest(port, `${target.pathname}${target.search}`, {
-    headers: { host: `127.0.0.1:${port}` },
-  });
-  const cookie = response.headers["set-cookie"]?.[0]?.split(";")[0];
-  if (cookie === undefined) throw new Error(`Sign-in failed: ${response.status} ${response.body}`);
+  const { cookie } = await signInThrough(port, ready.signIn);
   const clients: TestClient[] = [];
   return {
     url: ready.url,

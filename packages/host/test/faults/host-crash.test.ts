@@ -72,8 +72,14 @@ describe("the host killed in the middle of a reply", () => {
     // What was saved of the cut reply: the tool call, its card and its result (saved when the
     // call finished); the streamed text after it was never stored.
     expect(cut?.parts).toEqual([
-      { type: "tool-call", toolCallId: "call-show", name: "show", arguments: {} },
-      { type: "card", instanceId: opened.card.instanceId },
+      {
+        type: "tool-call",
+        toolCallId: "call-show",
+        name: "show",
+        source: "recorder",
+        arguments: {},
+      },
+      { type: "card", instanceId: opened.card.instanceId, toolCallId: "call-show" },
       expect.objectContaining({ type: "tool-result", toolCallId: "call-show", isError: false }),
     ]);
     expect(current.cards).toHaveLength(1);

@@ -1,6 +1,10 @@
-// The Content-Security-Policy header the sandbox origin sends with the proxy page. The view's
-// document is the proxy's `srcdoc` child, which inherits this policy, so the header governs the
-// view; it is an HTTP header rather than a <meta> so the view cannot edit it before it applies.
+// The Content-Security-Policy of a view's own document, sent as the HTTP header of the view URL
+// on the view's origin (never as a <meta>, which the view's HTML could precede or drop). It
+// relaxes what may run inside the sandbox (eval, blob: and data: scripts, blob: workers, blob: and
+// data: media) the way the reference host does, and keeps what the view may reach exactly as
+// declared: connections, resources, frames and <base> only to the declared origins, no form
+// submissions, and embedding only by the sandbox proxy.
+import { httpOrigin, isHttpOrigin } from "@mcp-chat-host/protocol";
 import { normalizeHostOrigin } from "../host-origin";
 import { rejection, type Rejection } from "../rejection";
 import { cspDomainFields, type CspDomainField, type McpUiResourceCsp } from "../resource-metadata";
@@ -11,9 +15,9 @@ import { checkCspSource } from "./csp-source";
 export const maximumCspSourcesPerField = 32;
 
 /**
- * The MCP Apps restrictive default (spec "Content Security Policy Enforcement", plus
- * `object-src`, `frame-src` and `base-uri` as the spec requires), used when a resource declares no
- * `csp`. `frame-ancestors` is appended per request.
+ * The MCP Apps restrictive default (spec "Content Security Policy Enforcement"), for reference:
+ * the network half of it is what a view gets when its resource declares no `csp`. The execution
+ * half is relaxed (see {@link viewExecutionSources}).
  */
 export const specDefaultCspDirectives = [
   "default-src 'none'",
@@ -22,17 +26,34 @@ export const specDefaultCspDirectives = [
   "img-src 'self' data:",
   "media-src 'self' data:",
   "connect-src 'none'",
-  "object-src 'none'",
-  "frame-src 'none'",
-  "base-uri 'self'",
 ] as const;
+
+/**
+ * What may run inside a view, whatever it declares (the reference host's set): inline and
+ * `eval`ed script, scripts from `blob:` and `data:` URLs, workers from `blob:`, and styles,
+ * images, fonts and media from `blob:` and `data:`. None of these reaches another origin; the
+ * declared `resourceDomains` are added to each list.
+ */
+export const viewExecutionSources = {
+  "script-src": ["'self'", "'unsafe-inline'", "'unsafe-eval'", "blob:", "data:"],
+  "style-src": ["'self'", "'unsafe-inline'", "blob:", "data:"],
+  "img-src": ["'self'", "data:", "blob:"],
+  "font-src": ["'self'", "data:", "blob:"],
+  "media-src": ["'self'", "data:", "blob:"],
+  "worker-src": ["'self'", "blob:"],
+} as const;
 
 /** Options of {@link buildContentSecurityPolicy}. */
 export interface ContentSecurityPolicyOptions {
   /** The chat page's origin; no entry may match it. */
   hostOrigin: string;
-  /** Origins allowed to embed the proxy page; defaults to `[hostOrigin]`. */
-  frameAncestors?: readonly string[];
+  /** Origins allowed to embed the view: the sandbox proxy's. An empty list means `'none'`. */
+  frameAncestors: readonly string[];
+  /**
+   * The sandbox's own origins (`http://*.localhost:41234`, `https://*.sandbox.example.com`); no
+   * entry may match them either.
+   */
+  reservedOrigins?: readonly string[];
 }
 
 /** What {@link buildContentSecurityPolicy} produced. */
@@ -52,14 +73,8 @@ function checkFrameAncestors(values: readonly string[]): string {
   if (values.length === 0) return "'none'";
   return values
     .map((value) => {
-      let origin: string | undefined;
-      try {
-        const url = new URL(value);
-        if (url.protocol === "http:" || url.protocol === "https:") origin = url.origin;
-      } catch {
-        origin = undefined;
-      }
-      if (origin === undefined || value.replace(/\/$/, "") !== origin) {
+      const origin = httpOrigin(value);
+      if (origin === undefined || !isHttpOrigin(value)) {
         throw new SandboxConfigurationError(
           "invalid_frame_ancestor",
           `The frame ancestor "${value}" is not an http(s) origin; list origins such as "http://127.0.0.1:3000".`,
@@ -73,7 +88,7 @@ function checkFrameAncestors(values: readonly string[]): string {
 function validateField(
   field: CspDomainField,
   values: unknown,
-  hostOrigin: string,
+  guards: { hostOrigin: string; reservedOrigins: readonly string[] },
   rejected: Rejection[],
 ): string[] {
   const fieldName = `csp.${field}`;
@@ -99,7 +114,7 @@ function validateField(
       rejected.push(rejection(fieldName, value, "wrong_type", "Each entry must be a string."));
       continue;
     }
-    const check = checkCspSource(value, hostOrigin);
+    const check = checkCspSource(value, guards.hostOrigin, guards.reservedOrigins);
     if (!check.ok) {
       rejected.push(rejection(fieldName, value, check.code, check.reason));
     } else if (!accepted.includes(check.source)) {
@@ -109,27 +124,55 @@ function validateField(
   return accepted;
 }
 
-function sources(base: string, extra: readonly string[]): string {
-  return [base, ...extra].join(" ");
+function sources(base: readonly string[], extra: readonly string[]): string {
+  return [...base, ...extra].join(" ");
+}
+
+function listOrNone(values: readonly string[]): string {
+  return values.length > 0 ? values.join(" ") : "'none'";
+}
+
+const nothingDeclared: Required<McpUiResourceCsp> = {
+  connectDomains: [],
+  resourceDomains: [],
+  frameDomains: [],
+  baseUriDomains: [],
+};
+
+/** The header from what is left of the declaration after validation. */
+function render(applied: Required<McpUiResourceCsp>, frameAncestors: string): string {
+  const resources = applied.resourceDomains;
+  const frames = listOrNone(applied.frameDomains);
+  return [
+    "default-src 'none'",
+    ...Object.entries(viewExecutionSources).map(
+      ([directive, base]) => `${directive} ${sources(base, resources)}`,
+    ),
+    `connect-src ${listOrNone(applied.connectDomains)}`,
+    `frame-src ${frames}`,
+    `child-src ${frames}`,
+    "object-src 'none'",
+    `base-uri ${applied.baseUriDomains.length > 0 ? applied.baseUriDomains.join(" ") : "'self'"}`,
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join("; ");
 }
 
 /**
- * Builds the Content-Security-Policy for one card's sandbox from the `_meta.ui.csp` its resource
- * declared.
+ * Builds the Content-Security-Policy of one view from the `_meta.ui.csp` its resource declared.
  *
- * Without `csp`: exactly {@link specDefaultCspDirectives}. With `csp`: `connect-src` from
- * `connectDomains` (else `'none'`); `resourceDomains` added to `script-src`, `style-src`,
- * `img-src`, `font-src` and `media-src` (which keep `'self'`, `'unsafe-inline'` for scripts and
- * styles, and `data:` for images, fonts and media); `frame-src` from `frameDomains` (else
- * `'none'`); `base-uri` from `baseUriDomains` (else `'self'`); always `object-src 'none'`. Both end
- * with `frame-ancestors`. Nothing beyond the declaration is granted: no `'unsafe-eval'`, no
- * `blob:`, no `worker-src` (views that build code at run time or start workers from blobs do not
- * run; see the README). Every entry passes {@link checkCspSource}; refused ones are dropped and
- * returned in `rejected`.
+ * Execution: always {@link viewExecutionSources}, plus the declared `resourceDomains` in each of
+ * its lists. Reach, exactly as declared: `connect-src` from `connectDomains` (else `'none'`);
+ * `frame-src` and `child-src` from `frameDomains` (else `'none'`); `base-uri` from
+ * `baseUriDomains` (else `'self'`); always `default-src 'none'`, `object-src 'none'`,
+ * `form-action 'none'`, and `frame-ancestors` from the options (the proxy). Without `csp`, every
+ * list is empty: the spec's restrictive default for the network. Every entry passes
+ * {@link checkCspSource} against the host's origin and the reserved sandbox origins; refused
+ * ones are dropped and returned in `rejected`.
  *
- * @param csp - the resource's declared CSP, or undefined for the spec default. Values of the
- *   wrong type inside it are reported, not thrown.
- * @param options - the host origin and who may embed the proxy.
+ * @param csp - the resource's declared CSP, or undefined for the restrictive default. Values of
+ *   the wrong type inside it are reported, not thrown.
+ * @param options - the host origin, who may embed the view, and the sandbox's own origins.
  * @returns the header, the domains applied and the rejected entries.
  * @throws {SandboxConfigurationError} when `hostOrigin` or a `frameAncestors` entry is not an
  *   http(s) origin (server configuration, never app input).
@@ -139,24 +182,17 @@ export function buildContentSecurityPolicy(
   options: ContentSecurityPolicyOptions,
 ): ContentSecurityPolicy {
   const hostOrigin = normalizeHostOrigin(options.hostOrigin);
-  const frameAncestors = `frame-ancestors ${checkFrameAncestors(options.frameAncestors ?? [hostOrigin])}`;
+  const frameAncestors = checkFrameAncestors(options.frameAncestors);
+  const guards = { hostOrigin, reservedOrigins: options.reservedOrigins ?? [] };
   const rejected: Rejection[] = [];
   if (csp === undefined) {
-    return {
-      header: [...specDefaultCspDirectives, frameAncestors].join("; "),
-      applied: undefined,
-      rejected,
-    };
+    return { header: render(nothingDeclared, frameAncestors), applied: undefined, rejected };
   }
   if (csp === null || typeof csp !== "object" || Array.isArray(csp)) {
     rejected.push(
-      rejection("csp", csp, "wrong_type", "Must be an object; the spec default applies."),
+      rejection("csp", csp, "wrong_type", "Must be an object; the restrictive default applies."),
     );
-    return {
-      header: [...specDefaultCspDirectives, frameAncestors].join("; "),
-      applied: undefined,
-      rejected,
-    };
+    return { header: render(nothingDeclared, frameAncestors), applied: undefined, rejected };
   }
   for (const key of Object.keys(csp)) {
     if (!(cspDomainFields as readonly string[]).includes(key)) {
@@ -166,24 +202,10 @@ export function buildContentSecurityPolicy(
     }
   }
   const applied = {
-    connectDomains: validateField("connectDomains", csp.connectDomains, hostOrigin, rejected),
-    resourceDomains: validateField("resourceDomains", csp.resourceDomains, hostOrigin, rejected),
-    frameDomains: validateField("frameDomains", csp.frameDomains, hostOrigin, rejected),
-    baseUriDomains: validateField("baseUriDomains", csp.baseUriDomains, hostOrigin, rejected),
+    connectDomains: validateField("connectDomains", csp.connectDomains, guards, rejected),
+    resourceDomains: validateField("resourceDomains", csp.resourceDomains, guards, rejected),
+    frameDomains: validateField("frameDomains", csp.frameDomains, guards, rejected),
+    baseUriDomains: validateField("baseUriDomains", csp.baseUriDomains, guards, rejected),
   };
-  const resources = applied.resourceDomains;
-  const directives = [
-    "default-src 'none'",
-    `script-src ${sources("'self' 'unsafe-inline'", resources)}`,
-    `style-src ${sources("'self' 'unsafe-inline'", resources)}`,
-    `img-src ${sources("'self' data:", resources)}`,
-    `font-src ${sources("'self' data:", resources)}`,
-    `media-src ${sources("'self' data:", resources)}`,
-    `connect-src ${applied.connectDomains.length > 0 ? applied.connectDomains.join(" ") : "'none'"}`,
-    "object-src 'none'",
-    `frame-src ${applied.frameDomains.length > 0 ? applied.frameDomains.join(" ") : "'none'"}`,
-    `base-uri ${applied.baseUriDomains.length > 0 ? applied.baseUriDomains.join(" ") : "'self'"}`,
-    frameAncestors,
-  ];
-  return { header: directives.join("; "), applied, rejected };
+  return { header: render(applied, frameAncestors), applied, rejected };
 }

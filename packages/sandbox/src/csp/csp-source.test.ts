@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCspSource, isLoopbackHostname } from "./csp-source";
+import { checkCspSource } from "./csp-source";
 
 const hostOrigin = "http://127.0.0.1:3000";
 
@@ -97,29 +97,44 @@ describe("checkCspSource", () => {
     );
   });
 
+  it("refuses anything that would reach the sandbox's own origins", () => {
+    const reserved = ["http://*.localhost:41234"];
+    const refused = (value: string) => {
+      const check = checkCspSource(value, "http://127.0.0.1:3000", reserved);
+      return check.ok ? check.source : check.code;
+    };
+    for (const value of [
+      "http://proxy.localhost:41234",
+      "http://notes.localhost:41234",
+      "ws://notes.localhost:41234",
+      "http://127.0.0.1:41234",
+      "http://localhost:41234",
+      "http://[::1]:41234",
+    ]) {
+      expect(refused(value), value).toBe("names_sandbox_origin");
+    }
+    expect(refused("http://notes.localhost:41235")).toBe("http://notes.localhost:41235");
+    const deployed = ["https://*.sandbox.example.com"];
+    expect(
+      checkCspSource("https://notes.sandbox.example.com", "https://chat.example.com", deployed),
+    ).toMatchObject({ ok: false, code: "names_sandbox_origin" });
+    expect(
+      checkCspSource("https://*.example.com", "https://chat.example.net", deployed),
+    ).toMatchObject({ ok: false, code: "names_sandbox_origin" });
+    expect(checkCspSource("https://api.example.com", "https://chat.example.net", deployed)).toEqual(
+      { ok: true, source: "https://api.example.com" },
+    );
+    // A guard that does not parse refuses everything (fail closed).
+    expect(
+      checkCspSource("https://api.example.com", "https://chat.example.net", ["nonsense"]),
+    ).toMatchObject({ ok: false, code: "names_sandbox_origin" });
+  });
+
   it("refuses over-long entries", () => {
     expect(
       refusal(
         `https://${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(60)}.example.com`,
       ),
     ).toBe("too_long");
-  });
-});
-
-describe("isLoopbackHostname", () => {
-  it("knows the names of this machine", () => {
-    for (const name of [
-      "localhost",
-      "app.localhost",
-      "127.0.0.1",
-      "127.1.2.3",
-      "[::1]",
-      "0.0.0.0",
-    ]) {
-      expect(isLoopbackHostname(name), name).toBe(true);
-    }
-    for (const name of ["example.com", "128.0.0.1", "localhost.example.com", "[::2]"]) {
-      expect(isLoopbackHostname(name), name).toBe(false);
-    }
   });
 });

@@ -1,5 +1,6 @@
 // Validation of the origins an app lists in `_meta.ui.csp`. Each accepted entry becomes one
 // CSP source expression; anything that could widen the policy beyond "these origins" is dropped.
+import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import type { RejectionCode } from "../rejection";
 
 /** Longest entry accepted; real origins are far shorter, and the list travels in a URL. */
@@ -30,26 +31,7 @@ function refuse(code: RejectionCode, reason: string): CspSourceCheck {
   return { ok: false, code, reason };
 }
 
-/**
- * Tells whether a host name is this machine (`localhost`, `*.localhost`, `127.0.0.0/8`, `0.0.0.0`,
- * `[::1]`, `[::]`, IPv4-mapped loopback).
- *
- * @returns true for loopback names and addresses.
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  const lower = hostname.toLowerCase();
-  return (
-    lower === "localhost" ||
-    lower.endsWith(".localhost") ||
-    /^127(\.\d{1,3}){3}$/.test(lower) ||
-    lower === "0.0.0.0" ||
-    lower === "[::1]" ||
-    lower === "[::]" ||
-    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(lower)
-  );
-}
-
-function parseSource(value: string): ParsedSource | CspSourceCheck {
+function parseSource(value: string, guard = false): ParsedSource | CspSourceCheck {
   const match = originShape.exec(value);
   if (!match) {
     return refuse(
@@ -100,7 +82,8 @@ function parseSource(value: string): ParsedSource | CspSourceCheck {
   if (wildcard && isAddress) {
     return refuse("not_an_origin", "A wildcard cannot stand in front of an IP address.");
   }
-  if (wildcard && labels.length < 2) {
+  // A guarded pattern may cover a whole top-level name (`http://*.localhost:41234`).
+  if (wildcard && labels.length < 2 && !guard) {
     return refuse(
       "broad_wildcard",
       "A wildcard over a single label matches whole top-level domains; name the site, e.g. https://*.example.com.",
@@ -117,24 +100,32 @@ function effectivePort(scheme: string, port: number | undefined): number | undef
   return port ?? defaultPorts[scheme];
 }
 
+/** Whether two host names, either of them possibly a `*.` wildcard, can name the same host. */
+function namesOverlap(source: ParsedSource, guarded: ParsedSource): boolean {
+  if (isLoopbackHost(source.hostname) && isLoopbackHost(guarded.hostname)) return true;
+  const a = source.hostname;
+  const b = guarded.hostname;
+  if (source.wildcard && guarded.wildcard)
+    return a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+  if (source.wildcard) return b.endsWith(`.${a}`);
+  if (guarded.wildcard) return a.endsWith(`.${b}`);
+  return a === b;
+}
+
 /**
- * Whether a parsed source would let the view reach the host origin. Errs on the side of refusing:
- * the scheme is ignored (CSP lets `http:` match `https:` and `ws:` reach the same server), and two
- * loopback names on the same port count as the same machine.
+ * Whether a parsed source would let the view reach a guarded origin (the host's, or the
+ * sandbox's own). Errs on the side of refusing: the scheme is ignored (CSP lets `http:` match
+ * `https:` and `ws:` reach the same server), two loopback names on the same port count as the
+ * same machine, and wildcards on either side are expanded.
  */
-function reachesHost(source: ParsedSource, host: URL): boolean {
-  const hostScheme = host.protocol.slice(0, -1);
-  const hostPort = effectivePort(hostScheme, host.port === "" ? undefined : Number(host.port));
-  const hostUsesDefaultPort = host.port === "";
+function reaches(source: ParsedSource, guarded: ParsedSource): boolean {
+  const guardedPort = effectivePort(guarded.scheme, guarded.port);
   const sourcePort = effectivePort(source.scheme, source.port);
   // CSP matches a portless source against a URL on the scheme's default port, including the
   // http -> https upgrade (80 -> 443).
-  const portMatches = sourcePort === hostPort || (source.port === undefined && hostUsesDefaultPort);
-  if (!portMatches) return false;
-  const hostName = host.hostname;
-  if (isLoopbackHostname(hostName) && isLoopbackHostname(source.hostname)) return true;
-  if (source.wildcard) return hostName.endsWith(`.${source.hostname}`);
-  return hostName === source.hostname;
+  const portMatches =
+    sourcePort === guardedPort || (source.port === undefined && guarded.port === undefined);
+  return portMatches && namesOverlap(source, guarded);
 }
 
 /**
@@ -144,14 +135,21 @@ function reachesHost(source: ParsedSource, host: URL): boolean {
  * `ws://` to this machine (`localhost`, `127.0.0.1`, `[::1]`), with an optional trailing `/`.
  * Refused: anything holding `; , ' "`, whitespace or control characters; `*`; a scheme alone
  * (`https:`, `data:`, `blob:`); keywords; paths, queries, user information; other schemes; plain
- * http elsewhere; a wildcard over one label; and any entry that would match the host's own
- * origin (same-site requests from the sandbox carry the host's cookies).
+ * http elsewhere; a wildcard over one label; any entry that would match the host's own origin
+ * (`names_host_origin`); and any that would match one of `reservedOrigins`, the sandbox's own
+ * origins (`names_sandbox_origin`: a view that could frame or fetch its own or the proxy's origin
+ * would get a fresh page there, outside the view's policy).
  *
  * @param value - the entry as the app wrote it.
  * @param hostOrigin - the chat host's origin, already normalised.
+ * @param reservedOrigins - further origins or `scheme://*.suffix[:port]` patterns no entry may match.
  * @returns `{ ok: true, source }` with the lower-case `scheme://host[:port]`, or a refusal; never throws.
  */
-export function checkCspSource(value: string, hostOrigin: string): CspSourceCheck {
+export function checkCspSource(
+  value: string,
+  hostOrigin: string,
+  reservedOrigins: readonly string[] = [],
+): CspSourceCheck {
   if (value.length > maximumCspSourceLength) {
     return refuse("too_long", `Longer than ${maximumCspSourceLength} characters.`);
   }
@@ -175,20 +173,28 @@ export function checkCspSource(value: string, hostOrigin: string): CspSourceChec
   }
   const parsed = parseSource(value);
   if (!isParsed(parsed)) return parsed;
-  if (
-    (parsed.scheme === "http" || parsed.scheme === "ws") &&
-    !isLoopbackHostname(parsed.hostname)
-  ) {
+  if ((parsed.scheme === "http" || parsed.scheme === "ws") && !isLoopbackHost(parsed.hostname)) {
     return refuse(
       "insecure_scheme",
       `Plain ${parsed.scheme}: is allowed only for this machine; use ${parsed.scheme}s:// for other hosts.`,
     );
   }
-  if (reachesHost(parsed, new URL(hostOrigin))) {
+  const host = parseSource(hostOrigin, true);
+  // A guard that does not parse refuses everything: fail closed.
+  if (!isParsed(host) || reaches(parsed, host)) {
     return refuse(
       "names_host_origin",
       "Matches the chat host's own origin; a view may never reach the host directly.",
     );
+  }
+  for (const reserved of reservedOrigins) {
+    const guarded = parseSource(reserved, true);
+    if (!isParsed(guarded) || reaches(parsed, guarded)) {
+      return refuse(
+        "names_sandbox_origin",
+        "Matches one of the sandbox's own origins; a view may not frame, fetch or load from the sandbox.",
+      );
+    }
   }
   const port = parsed.port === undefined ? "" : `:${parsed.port}`;
   return {

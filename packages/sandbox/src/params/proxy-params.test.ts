@@ -35,17 +35,28 @@ describe("proxy params", () => {
   };
   const permissions = { camera: {}, clipboardWrite: {} };
 
-  it("round-trips csp and permissions through a URL", () => {
-    const url = new URL(buildProxyUrl("http://127.0.0.1:41234", { csp, permissions }));
-    expect(url.origin).toBe("http://127.0.0.1:41234");
+  it("round-trips the host, the view, csp and permissions through a URL", () => {
+    const host = "http://127.0.0.1:3000";
+    const url = new URL(
+      buildProxyUrl("http://proxy.localhost:41234", { host, view: "notes", csp, permissions }),
+    );
+    expect(url.origin).toBe("http://proxy.localhost:41234");
     expect(url.pathname).toBe("/proxy");
-    expect(decodeProxyParams(url.searchParams)).toEqual({ csp, permissions, rejected: [] });
+    expect(decodeProxyParams(url.searchParams)).toEqual({
+      host,
+      view: "notes",
+      csp,
+      permissions,
+      rejected: [],
+    });
   });
 
   it("leaves out what is undefined, and decodes that as the restrictive defaults", () => {
     expect(encodeProxyParams({}).toString()).toBe("");
     expect(encodeProxyParams({ csp: undefined, permissions }).has("csp")).toBe(false);
     expect(decodeProxyParams(new URLSearchParams())).toEqual({
+      host: undefined,
+      view: undefined,
       csp: undefined,
       permissions: undefined,
       rejected: [],
@@ -71,6 +82,9 @@ describe("proxy params", () => {
       field: "csp",
       code: "malformed_parameter",
     });
+    const twice = decodeProxyParams(new URLSearchParams("host=a&host=b&view=x&view=y"));
+    expect([twice.host, twice.view]).toEqual([undefined, undefined]);
+    expect(twice.rejected.map((entry) => entry.field)).toEqual(["host", "view"]);
   });
 
   it("keeps the valid parts of a partly wrong value and reports the rest", () => {

@@ -24,12 +24,21 @@ export const maximumProxyParameterLength = 6144;
 
 /** The per-card data the proxy URL carries. */
 export interface ProxyParams {
+  /** The host page's origin: the only parent the proxy serves (`host=`). */
+  host?: string | undefined;
+  /** The label of the card's source: its view origin is the template filled with it (`view=`). */
+  view?: string | undefined;
   csp?: McpUiResourceCsp | undefined;
   permissions?: McpUiResourcePermissions | undefined;
 }
 
 /** What {@link decodeProxyParams} returns: the valid parts, and what was dropped. */
 export interface DecodedProxyParams {
+  /** The `host=` value, unchecked beyond appearing once (the request handler checks it). */
+  host: string | undefined;
+  /** The `view=` value, unchecked beyond appearing once. */
+  view: string | undefined;
+
   /** Undefined when absent or unreadable: the spec's default CSP applies. */
   csp: McpUiResourceCsp | undefined;
   /** Undefined when absent or unreadable: no permissions. */
@@ -38,8 +47,8 @@ export interface DecodedProxyParams {
 }
 
 /**
- * Encodes a card's CSP and permissions as the proxy URL's query (`csp=<base64url JSON>` and
- * `permissions=<base64url JSON>`; a part that is undefined is left out). Values are encoded as
+ * Encodes a card's proxy query: `host=<origin>`, `view=<label>`, `csp=<base64url JSON>` and
+ * `permissions=<base64url JSON>`; a part that is undefined is left out. Values are encoded as
  * given: validation happens on the server, which logs what it drops.
  *
  * @returns the query parameters.
@@ -47,6 +56,8 @@ export interface DecodedProxyParams {
  */
 export function encodeProxyParams(params: ProxyParams): URLSearchParams {
   const query = new URLSearchParams();
+  if (params.host !== undefined) query.set("host", params.host);
+  if (params.view !== undefined) query.set("view", params.view);
   if (params.csp !== undefined) query.set("csp", encodeBase64UrlJson(params.csp));
   if (params.permissions !== undefined) {
     query.set("permissions", encodeBase64UrlJson(params.permissions));
@@ -57,8 +68,8 @@ export function encodeProxyParams(params: ProxyParams): URLSearchParams {
 /**
  * Builds the full proxy URL for one card.
  *
- * @param sandboxOrigin - the card's sandbox origin, e.g. `http://127.0.0.1:41234`.
- * @returns `<sandboxOrigin>/proxy?csp=...&permissions=...`.
+ * @param sandboxOrigin - the sandbox proxy's origin, e.g. `http://proxy.localhost:41234`.
+ * @returns `<sandboxOrigin>/proxy?host=...&view=...&csp=...&permissions=...`.
  * @throws {TypeError} when the origin is not a URL or a value has no JSON form.
  */
 export function buildProxyUrl(sandboxOrigin: string, params: ProxyParams): string {
@@ -69,6 +80,28 @@ export function buildProxyUrl(sandboxOrigin: string, params: ProxyParams): strin
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Reads one plain parameter: its text when it appears exactly once, else undefined. */
+function readText(
+  searchParams: URLSearchParams,
+  name: string,
+  rejected: Rejection[],
+): string | undefined {
+  const values = searchParams.getAll(name);
+  if (values.length === 0) return undefined;
+  if (values.length > 1 || (values[0] ?? "").length > maximumProxyParameterLength) {
+    rejected.push(
+      rejection(
+        name,
+        values[0] ?? "",
+        "malformed_parameter",
+        "Given more than once or too long; not used.",
+      ),
+    );
+    return undefined;
+  }
+  return values[0];
 }
 
 /** Reads one parameter: absent, the decoded JSON, or a rejection. */
@@ -178,9 +211,9 @@ function decodePermissions(
 }
 
 /**
- * Reads and validates the proxy URL's `csp` and `permissions`. Only the shape is checked here
- * (known fields, lists of strings, objects); the CSP's origins are checked by
- * `buildContentSecurityPolicy`, which knows the host origin.
+ * Reads and validates the proxy URL's `host`, `view`, `csp` and `permissions`. Only the shape is
+ * checked here (each parameter once, known fields, lists of strings, objects); the host origin is
+ * checked by the request handler, and the CSP's origins by `buildContentSecurityPolicy`.
  *
  * @param searchParams - the query of the `GET /proxy` request.
  * @returns the usable parts (undefined where absent or unreadable, meaning the restrictive
@@ -188,10 +221,15 @@ function decodePermissions(
  */
 export function decodeProxyParams(searchParams: URLSearchParams): DecodedProxyParams {
   const rejected: Rejection[] = [];
+  const host = readText(searchParams, "host", rejected);
+  const view = readText(searchParams, "view", rejected);
   const cspParameter = readParameter(searchParams, "csp", rejected);
   const permissionsParameter = readParameter(searchParams, "permissions", rejected);
+  const csp = cspParameter.present ? decodeCsp(cspParameter.value, rejected) : undefined;
   return {
-    csp: cspParameter.present ? decodeCsp(cspParameter.value, rejected) : undefined,
+    host,
+    view,
+    csp,
     permissions: permissionsParameter.present
       ? decodePermissions(permissionsParameter.value, rejected)
       : undefined,

@@ -1,11 +1,13 @@
 import { normalizeHostOrigin } from "../host-origin";
 import { proxyScriptPath } from "../params/proxy-params";
-import { frameAllowMetaName, hostOriginMetaName } from "./sandbox-methods";
+import { frameAllowMetaName, hostOriginMetaName, viewUrlMetaName } from "./sandbox-methods";
 
 /** Options of {@link renderProxyPage}. */
 export interface ProxyPageOptions {
   /** The chat page's origin: the only parent the proxy serves and the only one it posts to. */
   hostOrigin: string;
+  /** The view's signed URL on its own origin (see `signViewUrl`). */
+  viewUrl: string;
   /** The inner iframe's `allow` value (from `buildAllowAttribute`); empty or absent for none. */
   allow?: string;
 }
@@ -19,9 +21,35 @@ function escapeAttribute(value: string): string {
 }
 
 /**
- * Renders the proxy page served at `/proxy` on a sandbox origin. It has no inline script (its
- * logic is `/proxy.js`); its two settings travel in `<meta>` tags. The page is transparent and
- * the view's iframe fills it.
+ * The proxy page's own Content-Security-Policy: its script from its own origin, its inline style,
+ * and exactly one frame, the view's document on the view's origin. Nothing else loads, connects,
+ * submits or navigates; only the host page may embed it. `frame-src` also governs where the view
+ * may navigate its own frame: only back to its own page.
+ *
+ * @param hostOrigin - the chat page's origin.
+ * @param viewUrl - the view's URL (only its origin and path count).
+ * @returns the header value.
+ */
+export function proxyPageCsp(hostOrigin: string, viewUrl: string): string {
+  const view = new URL(viewUrl);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'unsafe-inline'",
+    `frame-src ${view.origin}${view.pathname}`,
+    "connect-src 'none'",
+    "img-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${normalizeHostOrigin(hostOrigin)}`,
+  ].join("; ");
+}
+
+/**
+ * Renders the proxy page served at `/proxy` on the sandbox's proxy origin. It has no inline
+ * script (its logic is `/proxy.js`); its settings travel in `<meta>` tags. The page is
+ * transparent and the view's iframe fills it.
  *
  * @returns the HTML document.
  * @throws {SandboxConfigurationError} when `hostOrigin` is not an http(s) origin.
@@ -35,6 +63,7 @@ export function renderProxyPage(options: ProxyPageOptions): string {
 <meta charset="utf-8">
 <meta name="color-scheme" content="light dark">
 <meta name="${hostOriginMetaName}" content="${hostOrigin}">
+<meta name="${viewUrlMetaName}" content="${escapeAttribute(options.viewUrl)}">
 <meta name="${frameAllowMetaName}" content="${allow}">
 <title>App sandbox</title>
 <style>

@@ -1,24 +1,35 @@
 // @vitest-environment jsdom
 /// <reference lib="dom" />
-// The proxy page loaded for real: a sandbox listener on 127.0.0.1 serves it, and this jsdom
-// window (http://localhost:3000) is the host page that frames it. jsdom's postMessage carries
+// The proxy page loaded for real: a sandbox listener on 127.0.0.1 serves it (and the view's page),
+// and this jsdom window (http://localhost:3000) is the host page that frames it. Browsers resolve
+// every `*.localhost` name to this machine themselves; Node asks the system resolver, which may
+// not, so this file resolves them to 127.0.0.1 as a browser would. jsdom's postMessage carries
 // neither `origin` nor `source`, so messages *to* the proxy are dispatched as MessageEvents with
 // the origin and source a browser would set; messages *from* the proxy are real postMessage calls.
 // Negative checks are ordered: a control message sent after the forbidden one must arrive first.
+import dns from "node:dns";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intersectSandboxTokens } from "../frame/sandbox-tokens";
 import { buildProxyUrl } from "../params/proxy-params";
 import { handleSandboxRequest } from "../server/sandbox-request";
 import { proxyScript } from "./proxy-script";
-import { sandboxProxyReadyMethod, sandboxResourceReadyMethod } from "./sandbox-methods";
+import {
+  sandboxProxyReadyMethod,
+  sandboxResourceReadyMethod,
+  sandboxViewHtmlMethod,
+  sandboxViewReadyMethod,
+} from "./sandbox-methods";
 
 const hostOrigin = window.location.origin;
 const waitLimitMs = 5_000;
+const signingKey = "a signing key of at least thirty-two bytes";
 let sandboxServer: Server;
 let foreignServer: Server;
-let sandboxOrigin = "";
+let proxyOrigin = "";
+let viewOrigin = "";
 let foreignOrigin = "";
+const originalLookup = dns.lookup;
 
 function listen(
   handler: Parameters<typeof createServer>[1],
@@ -96,7 +107,7 @@ async function openProxy(
 ): Promise<{ frame: HTMLIFrameElement; proxy: Window }> {
   const frame = document.createElement("iframe");
   const ready = nextMessage(window, method(sandboxProxyReadyMethod), "sandbox-proxy-ready");
-  frame.src = buildProxyUrl(sandboxOrigin, query);
+  frame.src = buildProxyUrl(proxyOrigin, { host: hostOrigin, view: "notes", ...query });
   document.body.appendChild(frame);
   expect(await ready).toEqual({ jsonrpc: "2.0", method: sandboxProxyReadyMethod, params: {} });
   const proxy = frame.contentWindow;
@@ -105,7 +116,22 @@ async function openProxy(
 }
 
 function innerFrame(proxy: Window): HTMLIFrameElement | null {
-  return proxy.document.querySelector("iframe[srcdoc]");
+  return proxy.document.querySelector('iframe[title="App view"]');
+}
+
+/** The view's signed URL, as the proxy page carries it. */
+function viewUrlOf(proxy: Window): string {
+  return proxy.document.querySelector('meta[name="mcp-view-url"]')?.getAttribute("content") ?? "";
+}
+
+/** The view's window, once its loader said it is ready and got its html (as a browser would). */
+async function readyView(proxy: Window, origin = viewOrigin): Promise<Window> {
+  const view = innerFrame(proxy)?.contentWindow;
+  if (!view) throw new Error("no view frame");
+  const html = nextMessage(view, method(sandboxViewHtmlMethod), "the view's html");
+  deliver(proxy, { jsonrpc: "2.0", method: sandboxViewReadyMethod, params: {} }, origin, view);
+  await html;
+  return view;
 }
 
 /**
@@ -128,26 +154,53 @@ function resourceReady(params: Record<string, unknown>): unknown {
 }
 
 beforeAll(async () => {
-  ({ server: sandboxServer, origin: sandboxOrigin } = await listen((request, response) => {
-    const answer = handleSandboxRequest(request.url ?? "/", { hostOrigin });
-    response.writeHead(answer.status, answer.headers);
-    response.end(answer.body);
+  // As a browser does: every *.localhost name is this machine.
+  dns.lookup = ((hostname: string, ...rest: unknown[]) =>
+    (originalLookup as (...args: unknown[]) => void)(
+      hostname.endsWith(".localhost") ? "127.0.0.1" : hostname,
+      ...rest,
+    )) as typeof dns.lookup;
+  let port = 0;
+  ({ server: sandboxServer } = await listen((request, response) => {
+    void handleSandboxRequest(new URL(request.url ?? "/", `http://${request.headers.host ?? ""}`), {
+      hostOrigins: [hostOrigin],
+      originTemplate: `http://{source}.localhost:${port}`,
+      signingKey,
+    }).then((answer) => {
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+    });
   }));
+  port = Number(new URL((await addressOf(sandboxServer)) ?? "http://x").port);
+  proxyOrigin = `http://proxy.localhost:${port}`;
+  viewOrigin = `http://notes.localhost:${port}`;
   ({ server: foreignServer, origin: foreignOrigin } = await listen((_request, response) => {
     response.writeHead(200, { "Content-Type": "text/html" });
-    response.end(`<!doctype html><iframe src="${sandboxOrigin}/proxy"></iframe>`);
+    response.end(
+      `<!doctype html><iframe src="${buildProxyUrl(proxyOrigin, { host: hostOrigin, view: "notes" })}"></iframe>`,
+    );
   }));
 });
 
 afterAll(async () => {
   document.body.replaceChildren();
+  dns.lookup = originalLookup;
   await Promise.all([close(sandboxServer), close(foreignServer)]);
 });
 
+async function addressOf(server: Server): Promise<string | undefined> {
+  const address = server.address();
+  return address === null || typeof address === "string"
+    ? undefined
+    : `http://127.0.0.1:${address.port}`;
+}
+
 describe("proxy script under the host page", () => {
-  it("creates the view's frame from sandbox-resource-ready, once, with filtered tokens and allow", async () => {
+  it("creates the view's frame on its own origin from sandbox-resource-ready, once, with filtered tokens and allow", async () => {
     const { proxy } = await openProxy({ permissions: { camera: {}, clipboardWrite: {} } });
     expect(innerFrame(proxy)).toBeNull();
+    const viewUrl = viewUrlOf(proxy);
+    expect(new URL(viewUrl).origin).toBe(viewOrigin);
 
     deliver(
       proxy,
@@ -163,7 +216,8 @@ describe("proxy script under the host page", () => {
       "allow-scripts allow-popups allow-popups-to-escape-sandbox",
     );
     expect(inner?.getAttribute("allow")).toBe("camera; clipboard-write");
-    expect(inner?.getAttribute("srcdoc")).toBe("<p>view</p>");
+    expect(inner?.getAttribute("src")).toBe(viewUrl);
+    expect(inner?.hasAttribute("srcdoc")).toBe(false);
 
     deliver(
       proxy,
@@ -172,7 +226,9 @@ describe("proxy script under the host page", () => {
       hostWindow(proxy),
     );
     expect(proxy.document.querySelectorAll("iframe")).toHaveLength(1);
-    expect(innerFrame(proxy)?.getAttribute("srcdoc")).toBe("<p>view</p>");
+    expect(innerFrame(proxy)?.getAttribute("sandbox")).toBe(
+      "allow-scripts allow-popups allow-popups-to-escape-sandbox",
+    );
   });
 
   it("uses the default tokens when the host asks for none, and ignores a resource without html", async () => {
@@ -214,10 +270,47 @@ describe("proxy script under the host page", () => {
     expect(innerFrame(proxy)).toBeNull();
 
     deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
+    const view = await readyView(proxy);
+    const received = record(view);
+    const control = nextMessage(view, method("control"), "the control message");
+    deliver(proxy, resourceReady({ html: "<p>forged</p>" }), viewOrigin, view);
+    deliver(proxy, { jsonrpc: "2.0", method: "control" }, hostOrigin, hostWindow(proxy));
+    await control;
+    received.stop();
+    expect(proxy.document.querySelectorAll('iframe[title="App view"]')).toHaveLength(1);
+    expect(received.messages).toEqual([{ jsonrpc: "2.0", method: "control" }]);
+  });
+
+  it("sends the view its html once, when its loader on the view origin asks for it", async () => {
+    const { proxy } = await openProxy();
+    deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
     const view = innerFrame(proxy)?.contentWindow;
-    if (!view) throw new Error("no view frame");
-    deliver(proxy, resourceReady({ html: "<p>forged</p>" }), sandboxOrigin, view);
-    expect(innerFrame(proxy)?.getAttribute("srcdoc")).toBe("<p>view</p>");
+    const stranger = document.createElement("iframe");
+    proxy.document.body.appendChild(stranger);
+    if (!view || !stranger.contentWindow) throw new Error("no frames");
+    const received = record(view);
+    const targets = recordTargetOrigins(view);
+    const ready = { jsonrpc: "2.0", method: sandboxViewReadyMethod, params: {} };
+    // Not from another origin, not from a stranger frame: no html yet.
+    deliver(proxy, ready, proxyOrigin, view);
+    deliver(proxy, ready, hostOrigin, view);
+    deliver(proxy, ready, viewOrigin, stranger.contentWindow);
+    const html = nextMessage(view, method(sandboxViewHtmlMethod), "the view's html");
+    deliver(proxy, ready, viewOrigin, view);
+    expect(await html).toEqual({
+      jsonrpc: "2.0",
+      method: sandboxViewHtmlMethod,
+      params: { html: "<p>view</p>" },
+    });
+    // Asking again (a reloaded view) gets nothing.
+    const control = nextMessage(view, method("control"), "the control message");
+    deliver(proxy, ready, viewOrigin, view);
+    deliver(proxy, { jsonrpc: "2.0", method: "control" }, hostOrigin, hostWindow(proxy));
+    await control;
+    received.stop();
+    targets.stop();
+    expect(received.messages.filter(method(sandboxViewHtmlMethod))).toHaveLength(1);
+    expect(targets.origins).toEqual([viewOrigin, viewOrigin]);
   });
 
   it("forwards host messages to the view only from the host origin, and never sandbox-* ones", async () => {
@@ -225,6 +318,9 @@ describe("proxy script under the host page", () => {
     deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
     const view = innerFrame(proxy)?.contentWindow;
     if (!view) throw new Error("no view frame");
+    // Before the view has its page, nothing is forwarded.
+    deliver(proxy, { jsonrpc: "2.0", method: "too-early" }, hostOrigin, hostWindow(proxy));
+    await readyView(proxy);
     const received = record(view);
     const targets = recordTargetOrigins(view);
     const control = nextMessage(view, method("control"), "the control message");
@@ -256,8 +352,8 @@ describe("proxy script under the host page", () => {
       { jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: {} } },
       { jsonrpc: "2.0", method: "control" },
     ]);
-    // The view shares the sandbox origin (allow-same-origin), so "*" is never needed.
-    expect(targets.origins).toEqual([sandboxOrigin, sandboxOrigin]);
+    // The view has its own origin (allow-same-origin on the view origin), so "*" is never needed.
+    expect(targets.origins).toEqual([viewOrigin, viewOrigin]);
   });
 
   it("forwards view messages to the host only from its own frame and origin, and never sandbox-* ones", async () => {
@@ -265,8 +361,8 @@ describe("proxy script under the host page", () => {
     const stranger = document.createElement("iframe");
     proxy.document.body.appendChild(stranger);
     deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
-    const view = innerFrame(proxy)?.contentWindow;
-    if (!view || !stranger.contentWindow) throw new Error("no frames");
+    const view = await readyView(proxy);
+    if (!stranger.contentWindow) throw new Error("no frames");
     const received = record(window);
     const targets = recordTargetOrigins(hostWindow(proxy));
     const control = nextMessage(window, method("control"), "the control message");
@@ -274,21 +370,22 @@ describe("proxy script under the host page", () => {
     deliver(
       proxy,
       { jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} },
-      sandboxOrigin,
+      viewOrigin,
       view,
     );
     deliver(
       proxy,
       { jsonrpc: "2.0", method: sandboxProxyReadyMethod, params: {} },
-      sandboxOrigin,
+      viewOrigin,
       view,
     );
     deliver(
       proxy,
       [{ jsonrpc: "2.0", method: sandboxResourceReadyMethod, params: {} }],
-      sandboxOrigin,
+      viewOrigin,
       view,
     );
+    deliver(proxy, { jsonrpc: "2.0", method: "from-the-proxy-origin" }, proxyOrigin, view);
     deliver(
       proxy,
       { jsonrpc: "2.0", method: "after-navigating-away" },
@@ -298,10 +395,10 @@ describe("proxy script under the host page", () => {
     deliver(
       proxy,
       { jsonrpc: "2.0", method: "from-a-stranger" },
-      sandboxOrigin,
+      viewOrigin,
       stranger.contentWindow,
     );
-    deliver(proxy, { jsonrpc: "2.0", method: "control" }, sandboxOrigin, view);
+    deliver(proxy, { jsonrpc: "2.0", method: "control" }, viewOrigin, view);
     await control;
     received.stop();
     targets.stop();
@@ -320,11 +417,10 @@ describe("proxy script under the host page", () => {
       hostOrigin,
       hostWindow(proxy),
     );
-    const view = innerFrame(proxy)?.contentWindow;
-    if (!view) throw new Error("no view frame");
+    const view = await readyView(proxy, "null");
     const toHost = record(window);
     const hostControl = nextMessage(window, method("control"), "the control message");
-    deliver(proxy, { jsonrpc: "2.0", method: "claims-sandbox-origin" }, sandboxOrigin, view);
+    deliver(proxy, { jsonrpc: "2.0", method: "claims-view-origin" }, viewOrigin, view);
     deliver(proxy, { jsonrpc: "2.0", method: "control" }, "null", view);
     await hostControl;
     toHost.stop();
@@ -371,6 +467,10 @@ describe("proxy script opened top-level", () => {
     meta.name = "mcp-host-origin";
     meta.content = pretendHost;
     document.head.appendChild(meta);
+    const viewMeta = document.createElement("meta");
+    viewMeta.name = "mcp-view-url";
+    viewMeta.content = "http://notes.localhost:1/view";
+    document.head.appendChild(viewMeta);
     Object.defineProperty(document, "referrer", { value: `${pretendHost}/`, configurable: true });
     const self = document.defaultView;
     if (self === null) throw new Error("no window");
@@ -382,8 +482,9 @@ describe("proxy script opened top-level", () => {
     expect(notice(document)).toContain("only works inside the chat page");
     expect(posted.origins).toEqual([]);
     deliver(self, resourceReady({ html: "<p>view</p>" }), pretendHost, self);
-    expect(document.querySelector("iframe[srcdoc]")).toBeNull();
+    expect(document.querySelector('iframe[title="App view"]')).toBeNull();
     meta.remove();
+    viewMeta.remove();
     Reflect.deleteProperty(document, "referrer");
   });
 });

@@ -10,14 +10,20 @@ import {
   sandboxMethodPrefix,
   sandboxProxyReadyMethod,
   sandboxResourceReadyMethod,
+  sandboxViewHtmlMethod,
+  sandboxViewReadyMethod,
+  viewUrlMetaName,
 } from "./sandbox-methods";
 
 const constants = JSON.stringify({
   hostOriginMetaName,
   frameAllowMetaName,
+  viewUrlMetaName,
   sandboxMethodPrefix,
   sandboxProxyReadyMethod,
   sandboxResourceReadyMethod,
+  sandboxViewReadyMethod,
+  sandboxViewHtmlMethod,
   allowedTokens: sandboxTokenAllowList,
   defaultTokens: defaultInnerSandbox,
 });
@@ -25,23 +31,30 @@ const constants = JSON.stringify({
 /**
  * The proxy's JavaScript (a classic script, no modules). What it does, in order:
  *
- * 1. Refuses to run top-level, when the host origin is missing or equals its own origin, or when
- *    its parent is not the host origin (`location.ancestorOrigins[0]`, else `document.referrer`):
- *    it shows a one-line notice and does nothing else.
+ * 1. Refuses to run top-level, when the host origin is missing or equals its own origin, when the
+ *    view URL is missing or on its own or the host's origin, or when its parent is not the host
+ *    origin (`location.ancestorOrigins[0]`, else `document.referrer`): it shows a one-line notice
+ *    and does nothing else.
  * 2. Listens for `message`: from `window.parent` only with `event.origin === hostOrigin`; from its
- *    inner iframe only when `event.source` is that frame's window and `event.origin` is the
- *    frame's expected origin (its own origin with `allow-same-origin`, else `"null"`), so a frame
- *    that navigated elsewhere is not heard. Anything else is ignored.
+ *    inner iframe only when `event.source` is that frame's window and `event.origin` is the view's
+ *    origin (`"null"` without `allow-same-origin`). Anything else is ignored.
  * 3. Consumes `ui/notifications/sandbox-*` from the host: the first valid
  *    `sandbox-resource-ready` creates the inner iframe (`sandbox` = requested tokens intersected
- *    with the allow-list, as `intersectSandboxTokens` does; `allow` from the page's meta;
- *    `srcdoc` = the html, which inherits the page's CSP); later ones are ignored. Messages from
- *    the host before the view exists are dropped (the host sends nothing before `initialized`).
- * 4. Never forwards `ui/notifications/sandbox-*` from the view (nor a batch holding one); forwards
+ *    with the allow-list, as `intersectSandboxTokens` does; `allow` from the page's meta; `src` =
+ *    the view's signed URL on the view's own origin, whose response carries the view's CSP) and
+ *    keeps the html; later ones are ignored.
+ * 4. When the view's loader says `sandbox-view-ready` (the first time only), sends it the html in
+ *    `sandbox-view-html`. Host messages before that are dropped (the host sends nothing before
+ *    `initialized`).
+ * 5. Never forwards `ui/notifications/sandbox-*` from the view (nor a batch holding one); forwards
  *    everything else both ways, to the parent with the host's exact origin, to the inner frame
- *    with the sandbox origin (or `"*"` when the frame's origin is opaque).
- * 5. Posts `{ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }` to
+ *    with the view's origin (or `"*"` when the frame's origin is opaque).
+ * 6. Posts `{ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }` to
  *    the parent once set up.
+ *
+ * The view is another origin than the proxy, so nothing the view runs can touch this page or
+ * navigate it; the proxy's own `frame-src` admits only the view's page, so the view cannot send
+ * its frame anywhere else either.
  */
 export const proxyScript = `(function () {
   "use strict";
@@ -65,6 +78,14 @@ export const proxyScript = `(function () {
     if (ancestors && ancestors.length > 0) return ancestors[0];
     try {
       return new URL(document.referrer).origin;
+    } catch (_error) {
+      return "";
+    }
+  }
+
+  function originOf(address) {
+    try {
+      return new URL(address).origin;
     } catch (_error) {
       return "";
     }
@@ -95,6 +116,8 @@ export const proxyScript = `(function () {
 
   var hostOrigin = readMeta(constants.hostOriginMetaName);
   var allow = readMeta(constants.frameAllowMetaName);
+  var viewUrl = readMeta(constants.viewUrlMetaName);
+  var viewOrigin = originOf(viewUrl);
   var ownOrigin = window.location.origin;
 
   if (window.top === window || window.parent === window) {
@@ -105,6 +128,10 @@ export const proxyScript = `(function () {
     refuse("the host origin is missing or equals the sandbox origin");
     return;
   }
+  if (viewOrigin === "" || viewOrigin === "null" || viewOrigin === ownOrigin || viewOrigin === hostOrigin) {
+    refuse("the view's address is missing or not on an origin of its own");
+    return;
+  }
   var embedder = parentOrigin();
   if (embedder !== hostOrigin) {
     refuse("embedded by " + (embedder || "an unknown origin") + ", not by " + hostOrigin);
@@ -113,6 +140,8 @@ export const proxyScript = `(function () {
 
   var inner = null;
   var innerOrigin = "null";
+  var pendingHtml = null;
+  var htmlSent = false;
 
   function createInner(params) {
     if (params === null || typeof params !== "object" || typeof params.html !== "string") {
@@ -121,15 +150,22 @@ export const proxyScript = `(function () {
     }
     var tokens = intersectTokens(params.sandbox);
     var frame = document.createElement("iframe");
-    // The sandbox flags are read when the frame navigates: set them before srcdoc and insertion.
+    // The sandbox flags are read when the frame navigates: set them before src and insertion.
     frame.setAttribute("sandbox", tokens);
     if (allow !== "") frame.setAttribute("allow", allow);
     frame.setAttribute("title", "App view");
-    frame.srcdoc = params.html;
-    // A srcdoc document with allow-same-origin has this page's origin; without it, an opaque one.
-    innerOrigin = tokens.split(" ").indexOf("allow-same-origin") !== -1 ? ownOrigin : "null";
+    frame.setAttribute("referrerpolicy", "origin");
+    frame.src = viewUrl;
+    // With allow-same-origin the view has its own origin; without it, an opaque one.
+    innerOrigin = tokens.split(" ").indexOf("allow-same-origin") !== -1 ? viewOrigin : "null";
+    pendingHtml = params.html;
     inner = frame;
     document.body.appendChild(frame);
+  }
+
+  function toView(data) {
+    if (inner === null || !inner.contentWindow) return;
+    inner.contentWindow.postMessage(data, innerOrigin === "null" ? "*" : innerOrigin);
   }
 
   window.addEventListener("message", function (event) {
@@ -142,12 +178,22 @@ export const proxyScript = `(function () {
         }
         return;
       }
-      if (inner === null || !inner.contentWindow) return;
-      inner.contentWindow.postMessage(data, innerOrigin === "null" ? "*" : innerOrigin);
+      if (htmlSent) toView(data);
       return;
     }
     if (inner !== null && event.source === inner.contentWindow && event.source !== null) {
       if (event.origin !== innerOrigin) return;
+      if (data !== null && typeof data === "object" && data.method === constants.sandboxViewReadyMethod) {
+        if (htmlSent) {
+          console.warn("Sandbox proxy: the view asked for its page again (it reloaded); not sent twice.");
+          return;
+        }
+        htmlSent = true;
+        var html = pendingHtml;
+        pendingHtml = null;
+        toView({ jsonrpc: "2.0", method: constants.sandboxViewHtmlMethod, params: { html: html } });
+        return;
+      }
       if (isSandboxMethod(data)) {
         console.warn("Sandbox proxy dropped a sandbox message sent by the view.");
         return;

@@ -15,3 +15,18 @@ export const hostOriginMetaName = "mcp-host-origin";
 
 /** `<meta name>` the proxy page uses to tell its script the inner iframe's `allow` value. */
 export const frameAllowMetaName = "mcp-frame-allow";
+
+/** `<meta name>` the proxy page uses to tell its script the view's signed URL. */
+export const viewUrlMetaName = "mcp-view-url";
+
+/** `<meta name>` the view page uses to tell its loader the proxy's origin. */
+export const proxyOriginMetaName = "mcp-proxy-origin";
+
+/**
+ * View loader -> proxy: the view's realm is locked and listening; send the page. It never leaves
+ * the sandbox (the proxy consumes it, and forwards no `sandbox-*` method from the view).
+ */
+export const sandboxViewReadyMethod = "ui/notifications/sandbox-view-ready";
+
+/** Proxy -> view loader: `{ html }`, the view's page, sent once. */
+export const sandboxViewHtmlMethod = "ui/notifications/sandbox-view-html";

@@ -1,19 +1,28 @@
-// What a sandbox listener answers, as plain data, so the server can mount it on any HTTP stack.
-// A sandbox origin serves exactly two things: the proxy page and its script.
+// What a sandbox origin answers, as plain data, so the server can mount it on any HTTP stack. The
+// proxy origin serves the proxy page and its script; each view origin serves the view's document
+// at a signed URL. Nothing else is served anywhere.
+import { httpOrigin } from "@mcp-chat-host/protocol";
 import { buildContentSecurityPolicy } from "../csp/content-security-policy";
 import { buildAllowAttribute } from "../frame/allow-attribute";
-import { normalizeHostOrigin } from "../host-origin";
+import { sandboxOrigins, sourcePlaceholder, type SandboxOrigins } from "../origins/sandbox-origins";
+import { decodeBase64UrlJson, encodeBase64UrlJson } from "../params/base64url-json";
 import { decodeProxyParams, proxyPagePath, proxyScriptPath } from "../params/proxy-params";
-import { renderProxyPage } from "../proxy/proxy-page";
+import { signViewUrl, verifyViewUrl, viewPagePath, type SigningKey } from "../params/view-url";
+import { proxyPageCsp, renderProxyPage } from "../proxy/proxy-page";
 import { proxyScript } from "../proxy/proxy-script";
-import type { Rejection } from "../rejection";
+import { rejection, type Rejection } from "../rejection";
+import type { McpUiResourceCsp } from "../resource-metadata";
+import { SandboxConfigurationError } from "../sandbox-error";
+import { renderViewPage } from "../view/view-page";
 
 /** Options of {@link handleSandboxRequest}. */
 export interface SandboxRequestOptions {
-  /** The chat page's origin. */
-  hostOrigin: string;
-  /** Who may embed the proxy page; defaults to `[hostOrigin]`. */
-  frameAncestors?: readonly string[];
+  /** The chat page's origins; a proxy URL must name one of them (`host=`), which may embed it. */
+  hostOrigins: readonly string[];
+  /** The sandbox's origin template, e.g. `http://{source}.localhost:41234`. */
+  originTemplate: string;
+  /** The key view URLs are signed with (at least 32 bytes); keep it on the sandbox's server. */
+  signingKey: SigningKey;
   /** The request method; anything but GET and HEAD gets 405. Absent means GET. */
   method?: string;
 }
@@ -30,62 +39,43 @@ export interface SandboxResponse {
 /**
  * Headers on every answer. `Referrer-Policy: strict-origin-when-cross-origin` (the browser
  * default, written out) governs requests the proxy and the view make, and sends CDNs the sandbox
- * origin only, never the proxy URL; some services (map tiles) refuse requests with no referrer.
- * It does not change what the proxy reads from `document.referrer`: that comes from the host
- * page's own policy, which must not be `no-referrer` for browsers without
- * `location.ancestorOrigins`.
+ * origin only, never a signed URL; some services (map tiles) refuse requests with no referrer.
+ * `Origin-Agent-Cluster: ?1` keeps `document.domain` from ever joining two sandbox origins.
  */
 const commonHeaders = {
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Origin-Agent-Cluster": "?1",
 } as const;
 
+/** A page that runs nothing and shows one sentence. */
 function plain(status: number, body: string, extra: Record<string, string> = {}): SandboxResponse {
   return {
     status,
-    headers: { ...commonHeaders, "Content-Type": "text/plain; charset=utf-8", ...extra },
+    headers: {
+      ...commonHeaders,
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      ...extra,
+    },
     body,
     rejected: [],
   };
 }
 
-/**
- * Answers one HTTP request to a sandbox origin.
- *
- * - `GET /proxy?csp=...&permissions=...`: the proxy page, with the `Content-Security-Policy` built
- *   from the decoded `csp` (spec default when absent or invalid; `frame-ancestors` = the host) and
- *   the inner frame's `allow` from `permissions`.
- * - `GET /proxy.js`: the proxy script.
- * - anything else: 404; methods other than GET/HEAD: 405.
- * Every answer carries `Cache-Control: no-store` (the page differs per card) and
- * `X-Content-Type-Options: nosniff`.
- *
- * @param url - the request target as received (`/proxy?csp=...`) or a full URL.
- * @returns status, headers, body and the rejected values; never throws for request input.
- * @throws {SandboxConfigurationError} when `hostOrigin` or `frameAncestors` is not an http(s) origin.
- */
-export function handleSandboxRequest(
-  url: string | URL,
+/** The sandbox's own origins as CSP patterns, which no view may declare. */
+function reservedOrigins(origins: SandboxOrigins): string[] {
+  return [origins.template.replace(sourcePlaceholder, "*")];
+}
+
+async function answerProxy(
+  url: URL,
+  origins: SandboxOrigins,
   options: SandboxRequestOptions,
-): SandboxResponse {
-  const hostOrigin = normalizeHostOrigin(options.hostOrigin);
-  const method = (options.method ?? "GET").toUpperCase();
-  if (method !== "GET" && method !== "HEAD") {
-    return plain(405, "Only GET and HEAD are served here.\n", { Allow: "GET, HEAD" });
-  }
-  let parsed: URL;
-  try {
-    // A request target ("/proxy?csp=...") is a path, even one starting with "//"; the made-up
-    // origin only lets URL parse it. Only the path and the query are used.
-    parsed =
-      typeof url === "string" && url.startsWith("/")
-        ? new URL(`http://sandbox.invalid${url}`)
-        : new URL(url);
-  } catch {
-    return plain(404, "Not found.\n");
-  }
-  if (parsed.pathname === proxyScriptPath) {
+  hostOrigins: readonly string[],
+): Promise<SandboxResponse> {
+  if (url.pathname === proxyScriptPath) {
     return {
       status: 200,
       headers: {
@@ -98,20 +88,156 @@ export function handleSandboxRequest(
       rejected: [],
     };
   }
-  if (parsed.pathname !== proxyPagePath) return plain(404, "Not found.\n");
-  const decoded = decodeProxyParams(parsed.searchParams);
+  if (url.pathname !== proxyPagePath) return plain(404, "Not found.\n");
+  const decoded = decodeProxyParams(url.searchParams);
+  const host = decoded.host === undefined ? undefined : httpOrigin(decoded.host);
+  if (host === undefined || !hostOrigins.includes(host)) {
+    return {
+      ...plain(403, "This sandbox serves only its own chat host's pages.\n"),
+      rejected: [
+        ...decoded.rejected,
+        rejection(
+          "host",
+          decoded.host ?? "",
+          "not_a_host_origin",
+          "Not one of the host's origins.",
+        ),
+      ],
+    };
+  }
+  const label = decoded.view ?? "";
+  let viewOrigin: string;
+  try {
+    viewOrigin = origins.viewOrigin(label);
+  } catch {
+    return {
+      ...plain(404, "There is no such app view here.\n"),
+      rejected: [
+        ...decoded.rejected,
+        rejection("view", label, "malformed_parameter", "Not a source's label."),
+      ],
+    };
+  }
   const policy = buildContentSecurityPolicy(decoded.csp, {
-    hostOrigin,
-    ...(options.frameAncestors === undefined ? {} : { frameAncestors: options.frameAncestors }),
+    hostOrigin: host,
+    // frame-ancestors checks every ancestor: the proxy, and the host page above it.
+    frameAncestors: [origins.proxyOrigin, host],
+    reservedOrigins: reservedOrigins(origins),
+  });
+  // The view URL carries what was accepted, so the view's header is built from checked values.
+  const viewUrl = await signViewUrl(
+    viewOrigin,
+    {
+      host,
+      csp: policy.applied === undefined ? undefined : encodeBase64UrlJson(policy.applied),
+    },
+    options.signingKey,
+  );
+  return {
+    status: 200,
+    headers: {
+      ...commonHeaders,
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": proxyPageCsp(host, viewUrl),
+    },
+    body: renderProxyPage({
+      hostOrigin: host,
+      viewUrl,
+      allow: buildAllowAttribute(decoded.permissions),
+    }),
+    rejected: [...decoded.rejected, ...policy.rejected],
+  };
+}
+
+async function answerView(
+  url: URL,
+  origins: SandboxOrigins,
+  options: SandboxRequestOptions,
+  hostOrigins: readonly string[],
+): Promise<SandboxResponse> {
+  if (url.pathname !== viewPagePath) return plain(404, "Not found.\n");
+  const ticket = await verifyViewUrl(url, options.signingKey);
+  if (ticket === undefined || !hostOrigins.includes(ticket.host)) {
+    return plain(403, "This address is not a view this sandbox gave out.\n");
+  }
+  let csp: McpUiResourceCsp | undefined;
+  try {
+    csp =
+      ticket.csp === undefined ? undefined : (decodeBase64UrlJson(ticket.csp) as McpUiResourceCsp);
+  } catch {
+    return plain(403, "This address is not a view this sandbox gave out.\n");
+  }
+  const policy = buildContentSecurityPolicy(csp, {
+    hostOrigin: ticket.host,
+    frameAncestors: [origins.proxyOrigin, ticket.host],
+    reservedOrigins: reservedOrigins(origins),
   });
   return {
     status: 200,
     headers: {
       ...commonHeaders,
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": policy.header,
+      "Content-Security-Policy": `${policy.header}; require-trusted-types-for 'script'`,
+      // DNS prefetching is the one lookup a page can start that no CSP directive governs.
+      "X-DNS-Prefetch-Control": "off",
     },
-    body: renderProxyPage({ hostOrigin, allow: buildAllowAttribute(decoded.permissions) }),
-    rejected: [...decoded.rejected, ...policy.rejected],
+    body: renderViewPage({ proxyOrigin: origins.proxyOrigin }),
+    rejected: [],
   };
+}
+
+/**
+ * Answers one HTTP request to a sandbox origin.
+ *
+ * On the proxy origin (the template filled with `proxy`):
+ * - `GET /proxy?host=...&view=...&csp=...&permissions=...`: the proxy page, for a `host` that is
+ *   one of `hostOrigins` (else 403) and a `view` that is a source label (else 404). Its own CSP
+ *   admits one frame, the view's signed URL, and `frame-ancestors` = that host; the page carries
+ *   the view URL and the inner frame's `allow` from `permissions`.
+ * - `GET /proxy.js`: the proxy script.
+ *
+ * On a view origin (the template filled with a source's label):
+ * - `GET /view?host=...&csp=...&sig=...` with a valid signature: the view's document (the
+ *   loader), with the view's CSP as its header (built from the declared `csp` that the proxy
+ *   accepted; `frame-ancestors` = the proxy), plus `require-trusted-types-for 'script'`. A bad
+ *   signature gets 403.
+ *
+ * Anything else: 404 (421 for an origin that is none of the sandbox's); methods other than
+ * GET/HEAD: 405. Every answer carries `Cache-Control: no-store`, `X-Content-Type-Options:
+ * nosniff` and `Origin-Agent-Cluster: ?1`; the error pages carry a CSP that runs nothing.
+ *
+ * @param url - the absolute URL that was requested (its origin says which sandbox origin).
+ * @returns status, headers, body and the rejected values; never throws for request input.
+ * @throws {SandboxConfigurationError} when the template, a host origin or the key is unusable.
+ */
+export async function handleSandboxRequest(
+  url: string | URL,
+  options: SandboxRequestOptions,
+): Promise<SandboxResponse> {
+  const origins = sandboxOrigins(options.originTemplate);
+  const hostOrigins = options.hostOrigins.map((origin) => {
+    const normal = httpOrigin(origin);
+    if (normal === undefined) {
+      throw new SandboxConfigurationError(
+        "invalid_host_origin",
+        `The host origin "${origin}" is not an http(s) origin.`,
+      );
+    }
+    return normal;
+  });
+  const method = (options.method ?? "GET").toUpperCase();
+  if (method !== "GET" && method !== "HEAD") {
+    return plain(405, "Only GET and HEAD are served here.\n", { Allow: "GET, HEAD" });
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return plain(404, "Not found.\n");
+  }
+  const kind = origins.classify(parsed.origin);
+  if (kind === undefined) return plain(421, "This is not one of the sandbox's origins.\n");
+  return kind.kind === "proxy"
+    ? answerProxy(parsed, origins, options, hostOrigins)
+    : answerView(parsed, origins, options, hostOrigins);
 }

@@ -10,6 +10,7 @@ import { requestAck } from "../card-socket";
 import { cardStoreAccess } from "../card-store";
 import type { TimerFunctions } from "../teardown-with-timeout";
 import { startCardSocketServer, type CardSocketServer } from "./card-socket-server";
+import { memoryGrants, type MemoryGrants } from "./memory-grants";
 import { attributeSet, createViewHarness, type ViewHarness } from "./view-harness";
 
 export const sandboxOrigin = "http://127.0.0.1:45999";
@@ -97,6 +98,11 @@ export interface ControllerFixture {
     openTab: Mock<(url: string) => void>;
     saveFile: Mock<(name: string, blob: Blob) => void>;
   };
+  /**
+   * The person's permission answers; fresh for each test, with clipboard-write granted to the
+   * `clock` source (the default attach reply declares it).
+   */
+  grants: MemoryGrants;
   /** Creates and starts a card controller on the fixture's socket, frame and proxy stand-in. */
   startCard(options?: {
     card?: CardDescriptor;
@@ -139,6 +145,7 @@ export function useControllerFixture(): ControllerFixture {
     document.body.appendChild(fixture.holder);
     fixture.pageActions.openTab.mockReset();
     fixture.pageActions.saveFile.mockReset();
+    fixture.grants = memoryGrants({ clock: { clipboardWrite: "granted" } });
   });
 
   afterEach(async () => {
@@ -160,6 +167,7 @@ export function useControllerFixture(): ControllerFixture {
       callbacks: () => ({ onClose: options.onClose ?? (() => undefined) }),
       createTransport: () => fixture.harness.hostSide,
       page: fixture.pageActions,
+      permissions: fixture.grants,
       ...(options.timers !== undefined ? { timers: options.timers } : {}),
     });
     controllers.push(controller);

@@ -56,7 +56,8 @@ describe("ApprovalDialog", () => {
   beforeEach(async () => {
     resetStores();
     socket = new FakeSocket().respond("approval:answer", () => ({ ok: true, value: {} }));
-    view = await render(<ApprovalDialog />, socket);
+    // Armed at once: these tests are about the answers; arming has tests of its own below.
+    view = await render(<ApprovalDialog arming={{ delayMs: 0 }} />, socket);
   });
   afterEach(async () => view.unmount());
 
@@ -192,5 +193,75 @@ describe("ApprovalDialog", () => {
     const backward = await pressKey(allowOnce, "Tab", { shiftKey: true });
     expect(backward.defaultPrevented).toBe(true);
     expect(document.activeElement).toBe(refuse);
+  });
+});
+
+describe("ApprovalDialog's arming (issue 9, item 1)", () => {
+  let socket: FakeSocket;
+  let view: Rendered;
+  let clock = 1_000;
+
+  beforeEach(async () => {
+    resetStores();
+    clock = 1_000;
+    socket = new FakeSocket().respond("approval:answer", () => ({ ok: true, value: {} }));
+    view = await render(<ApprovalDialog arming={{ now: () => clock, delayMs: 600 }} />, socket);
+    await act0(() => approvals().enqueue(approvalRequest("a1")));
+  });
+  afterEach(async () => view.unmount());
+
+  /** A key press on a button as the browser makes it: keydown, then the button's click. */
+  async function pressOn(element: HTMLElement, options: KeyboardEventInit = {}) {
+    await pressKey(element, "Enter", options);
+    await click(element);
+  }
+
+  it("opens in a top-layer popover over the whole page, holding the focus", () => {
+    const element = byTestId(view.container, "approval-dialog");
+    expect(element.closest('[data-testid="host-layer"]')?.getAttribute("popover")).toBe("manual");
+    expect(element.getAttribute("aria-modal")).toBe("true");
+    expect(document.activeElement).toBe(element);
+  });
+
+  it("ignores Enter pressed in the first moment after it appeared, then takes a fresh press", async () => {
+    const allowOnce = byTestId(view.container, "approval-allow-once");
+    expect(allowOnce.getAttribute("aria-disabled")).toBe("true");
+    // "Press Tab, then Enter": the press lands while the dialog is still unarmed.
+    clock = 1_200;
+    await pressOn(allowOnce);
+    expect(socket.sent("approval:answer")).toEqual([]);
+    expect(byTestId(view.container, "consent-hint").textContent).toContain("did nothing");
+    // A held Enter repeats into the dialog: still nothing, even once armed.
+    clock = 1_700;
+    await pressOn(allowOnce, { repeat: true });
+    expect(socket.sent("approval:answer")).toEqual([]);
+    // A fresh press after the dialog armed answers.
+    clock = 1_800;
+    await pressOn(allowOnce);
+    await waitUntil(() => socket.sent("approval:answer").length === 1, "the answer is sent");
+    expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "allow-once" }]);
+  });
+
+  it("ignores a pointer pressed before the dialog armed and released after", async () => {
+    const allowCard = byTestId(view.container, "approval-allow-card");
+    clock = 1_300;
+    await act0(() => {
+      allowCard.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+    });
+    clock = 1_700;
+    await click(allowCard);
+    expect(socket.sent("approval:answer")).toEqual([]);
+    await act0(() => {
+      allowCard.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+    });
+    await click(allowCard);
+    await waitUntil(() => socket.sent("approval:answer").length === 1, "the answer is sent");
+    expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "allow-card" }]);
+  });
+
+  it("lets the person refuse at once: refusing is never armed", async () => {
+    await click(byTestId(view.container, "approval-refuse"));
+    await waitUntil(() => socket.sent("approval:answer").length === 1, "the refusal is sent");
+    expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "refuse" }]);
   });
 });

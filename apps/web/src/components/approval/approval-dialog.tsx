@@ -2,19 +2,28 @@ import type { ApprovalDecision, ApprovalRequest } from "@mcp-chat-host/protocol"
 import { limits } from "@mcp-chat-host/protocol";
 import { useCallback, useId, useRef, useState } from "react";
 import { answerApproval } from "../../actions/answer-approval";
+import type { ConsentArmingOptions } from "../../consent/consent-arming";
+import { useConsentArming } from "../../consent/use-consent-arming";
 import { useSocket } from "../../socket/socket-context";
 import { useApprovalsStore } from "../../state/approvals-store";
-import { useFocusTrap } from "../common/focus-trap";
 import { prettyJson } from "../common/format";
+import { HostDialog } from "../common/host-dialog";
 import { AnnotationBadges } from "./annotation-badges";
+import { ConsentHint } from "../../consent/consent-hint";
 
-function ApprovalPanel(props: { request: ApprovalRequest; position: number; total: number }) {
+function ApprovalPanel(props: {
+  request: ApprovalRequest;
+  position: number;
+  total: number;
+  arming: ConsentArmingOptions | undefined;
+}) {
   const { request, position, total } = props;
   const socket = useSocket();
   const answering = useApprovalsStore((state) => state.answering !== null);
   const error = useApprovalsStore((state) => state.error);
   const [reason, setReason] = useState("");
   const dialog = useRef<HTMLDivElement>(null);
+  const consent = useConsentArming(dialog, props.arming);
   const titleId = useId();
   const reasonId = useId();
 
@@ -25,18 +34,24 @@ function ApprovalPanel(props: { request: ApprovalRequest; position: number; tota
     [socket, request.approvalId, reason],
   );
   const refuse = useCallback(() => answer("refuse"), [answer]);
-  useFocusTrap(dialog, refuse);
+  // Refusing is always safe; allowing needs a press that began after the dialog armed.
+  const allow = (decision: ApprovalDecision) => {
+    if (consent.activate()) answer(decision);
+  };
+  const allowDisabled = consent.armed ? undefined : true;
 
   return (
-    <div
-      ref={dialog}
+    <HostDialog
+      dialogRef={dialog}
       className="modal approval-dialog"
       role="alertdialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      tabIndex={-1}
-      data-testid="approval-dialog"
-      data-approval-id={request.approvalId}
+      labelledBy={titleId}
+      testId="approval-dialog"
+      onEscape={refuse}
+      attributes={{
+        "data-approval-id": request.approvalId,
+        "data-armed": String(consent.armed),
+      }}
     >
       <header className="modal-header">
         <h2 id={titleId}>
@@ -68,13 +83,15 @@ function ApprovalPanel(props: { request: ApprovalRequest; position: number; tota
           {error}
         </p>
       ) : null}
+      <ConsentHint refusedPress={consent.refusedPress} />
       <div className="approval-allow">
         <button
           type="button"
           className="button button-primary"
           data-testid="approval-allow-once"
           disabled={answering}
-          onClick={() => answer("allow-once")}
+          aria-disabled={allowDisabled}
+          onClick={() => allow("allow-once")}
         >
           Allow once
         </button>
@@ -83,7 +100,8 @@ function ApprovalPanel(props: { request: ApprovalRequest; position: number; tota
           className="button"
           data-testid="approval-allow-card"
           disabled={answering}
-          onClick={() => answer("allow-card")}
+          aria-disabled={allowDisabled}
+          onClick={() => allow("allow-card")}
         >
           Allow for this card
         </button>
@@ -92,7 +110,8 @@ function ApprovalPanel(props: { request: ApprovalRequest; position: number; tota
           className="button"
           data-testid="approval-allow-conversation"
           disabled={answering}
-          onClick={() => answer("allow-conversation")}
+          aria-disabled={allowDisabled}
+          onClick={() => allow("allow-conversation")}
         >
           Allow for this conversation
         </button>
@@ -123,7 +142,7 @@ function ApprovalPanel(props: { request: ApprovalRequest; position: number; tota
           Refuse
         </button>
       </div>
-    </div>
+    </HostDialog>
   );
 }
 
@@ -131,15 +150,26 @@ function ApprovalPanel(props: { request: ApprovalRequest; position: number; tota
  * The approval dialog: shows the oldest pending question about a card's tool call (which card,
  * which tool, its arguments and hints) and sends the person's answer. Several pending questions
  * wait in a queue and show one at a time with a counter. Focus stays in the dialog; Escape refuses.
+ *
+ * It opens in the top layer, above every card (full screen and picture in picture included), and
+ * its allow buttons act only for a press that began a moment after it became visible
+ * (`consent/consent-arming.ts`): a view cannot time a request to the keys it told the person to
+ * press, or to a key held down.
+ *
+ * @param props.arming - the arming clock and delay (tests).
  */
-export function ApprovalDialog() {
+export function ApprovalDialog(props: { arming?: ConsentArmingOptions }) {
   const queue = useApprovalsStore((state) => state.queue);
   const first = queue[0];
   if (first === undefined) return null;
+  // A new request gets a fresh panel: its reason field, focus and arming start over.
   return (
-    <div className="modal-backdrop">
-      {/* A new request gets a fresh panel: its reason field and focus start over. */}
-      <ApprovalPanel key={first.approvalId} request={first} position={1} total={queue.length} />
-    </div>
+    <ApprovalPanel
+      key={first.approvalId}
+      request={first}
+      position={1}
+      total={queue.length}
+      arming={props.arming}
+    />
   );
 }

@@ -1,12 +1,17 @@
 import type { ChatInfo } from "@mcp-chat-host/protocol";
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { useConversationsStore } from "../../state/conversations-store";
 import { useMessagesStore } from "../../state/messages-store";
+import { AuditPanel } from "../audit/audit-panel";
 import { ContextInspector } from "../context/context-inspector";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
+import { ToolNamesNotice } from "./tool-names-notice";
+import { useDockHeight } from "./use-dock-height";
 
 /**
- * One chat of the session: its title and context inspector button, its messages, its composer.
+ * One chat of the session: its title, its audit and context inspector buttons, a note when its
+ * tools have other names for the model, its messages, its composer (always drawn above cards).
  * With several chats in the session, the page shows one column per chat.
  */
 export function ChatColumn(props: {
@@ -16,6 +21,11 @@ export function ChatColumn(props: {
 }) {
   const { chat } = props;
   const [inspecting, setInspecting] = useState(false);
+  const [auditing, setAuditing] = useState(false);
+  const conversationId = useConversationsStore((state) => state.currentId);
+  const column = useRef<HTMLElement>(null);
+  const dock = useRef<HTMLDivElement>(null);
+  useDockHeight(column, dock);
   const running = useMessagesStore((state) => {
     if (state.running[chat.id] === true) return true;
     const messages = state.chats[chat.id];
@@ -26,6 +36,7 @@ export function ChatColumn(props: {
   });
   return (
     <section
+      ref={column}
       className="chat-column"
       data-testid="chat-column"
       data-chat-id={chat.id}
@@ -33,21 +44,36 @@ export function ChatColumn(props: {
     >
       <div className="chat-column-bar">
         {props.showTitle ? <h2 className="chat-column-title">{chat.title}</h2> : <span />}
-        <button
-          type="button"
-          className="button button-quiet"
-          data-testid="context-inspector-button"
-          onClick={() => setInspecting(true)}
-          aria-haspopup="dialog"
-        >
-          What the model sees
-        </button>
+        <span className="chat-column-actions">
+          <button
+            type="button"
+            className="button button-quiet"
+            data-testid="audit-panel-button"
+            onClick={() => setAuditing(true)}
+            aria-haspopup="dialog"
+          >
+            What the apps did
+          </button>
+          <button
+            type="button"
+            className="button button-quiet"
+            data-testid="context-inspector-button"
+            onClick={() => setInspecting(true)}
+            aria-haspopup="dialog"
+          >
+            What the model sees
+          </button>
+        </span>
       </div>
+      <ToolNamesNotice chatId={chat.id} />
       <MessageList chatId={chat.id} ownsUnassignedCards={props.ownsUnassignedCards} />
-      <div className="composer-dock">
+      <div className="composer-dock" ref={dock}>
         <Composer chatId={chat.id} chatTitle={chat.title} running={running} />
       </div>
       {inspecting ? <ContextInspector chat={chat} onClose={() => setInspecting(false)} /> : null}
+      {auditing ? (
+        <AuditPanel conversationId={conversationId} onClose={() => setAuditing(false)} />
+      ) : null}
     </section>
   );
 }

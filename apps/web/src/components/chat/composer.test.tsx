@@ -122,12 +122,65 @@ describe("Composer", () => {
     expect(view.container.querySelector('[data-testid="stop-button"]')).toBeNull();
   });
 
-  it("takes an app's text and the focus (composer:fill)", async () => {
+  const notes = { instanceId: "card-1", title: "Notes", source: "notes-server" };
+
+  it("puts an app's text in an empty box without taking the focus, and names the app", async () => {
     const { input } = await mount();
     expect(document.activeElement).not.toBe(input);
-    await act0(() => useComposerStore.getState().fill("chat", "Compare\nthese two"));
+    await act0(() =>
+      useComposerStore.getState().offerAppMessage("chat", "Compare\nthese two", notes),
+    );
     expect(input.value).toBe("Compare\nthese two");
+    // Issue 9, item 3: no focus, so no key the person presses next sends it by surprise.
+    expect(document.activeElement).not.toBe(input);
+    expect(byTestId(view.container, "composer-author-app").textContent).toBe(
+      "Notes (notes-server)",
+    );
+    // The note stays until the text is sent or cleared.
+    await typeInto(input, "Compare\nthese two, please");
+    expect(view.container.querySelector('[data-testid="composer-author"]')).not.toBeNull();
+    await click(byTestId(view.container, "composer-author-clear"));
+    expect(input.value).toBe("");
+    expect(view.container.querySelector('[data-testid="composer-author"]')).toBeNull();
+  });
+
+  it("never replaces what the person typed: the app's text waits as a suggestion", async () => {
+    const { input } = await mount();
+    await typeInto(input, "my own words");
+    await act0(() => useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes));
+    expect(input.value).toBe("my own words");
+    expect(byTestId(view.container, "composer-suggestion-app").textContent).toBe(
+      "Notes (notes-server)",
+    );
+    await click(byTestId(view.container, "composer-suggestion-use"));
+    expect(input.value).toBe("my own words\n\n/call delete-all");
+    expect(view.container.querySelector('[data-testid="composer-suggestion"]')).toBeNull();
+    expect(byTestId(view.container, "composer-author-app").textContent).toBe(
+      "Notes (notes-server)",
+    );
+  });
+
+  it("keeps an app's text out of an empty box the person is typing in", async () => {
+    const { input } = await mount();
+    await act0(() => input.focus());
+    await act0(() => useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes));
+    expect(input.value).toBe("");
     expect(document.activeElement).toBe(input);
+    // Enter in the box sends nothing: the text is not in it.
+    await pressKey(input, "Enter");
+    expect(socket.sent("message:send")).toEqual([]);
+    await click(byTestId(view.container, "composer-suggestion-dismiss"));
+    expect(view.container.querySelector('[data-testid="composer-suggestion"]')).toBeNull();
+    expect(input.value).toBe("");
+  });
+
+  it("forgets which app wrote the text once it is sent", async () => {
+    const { input, send } = await mount();
+    await act0(() => useComposerStore.getState().offerAppMessage("chat", "Summarise", notes));
+    await click(send);
+    await waitUntil(() => input.value === "", "the box empties after the send");
+    expect(socket.sent("message:send")).toMatchObject([{ chatId: "chat", text: "Summarise" }]);
+    expect(view.container.querySelector('[data-testid="composer-author"]')).toBeNull();
   });
 
   it("is labelled for screen readers", async () => {

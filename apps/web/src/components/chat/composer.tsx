@@ -3,11 +3,14 @@ import { type KeyboardEvent, useEffect, useId, useRef } from "react";
 import { sendMessage, stopTurn } from "../../actions/send-message";
 import { useSocket } from "../../socket/socket-context";
 import { useComposerStore } from "../../state/composer-store";
+import { AppMessageNotes } from "./app-message-notes";
 import { composerKeyAction } from "./composer-keys";
 
 /**
  * A chat's input box: Enter sends, Shift+Enter adds a line, Send is disabled while the box is
  * empty, and Stop replaces it while a reply streams. A failed send keeps the text and says why.
+ * Text an app wrote (compose mode) is named above the box; it never replaces what the person
+ * typed and never takes the focus (`state/composer-store.ts`, `offerAppMessage`).
  */
 export function Composer(props: { chatId: string; chatTitle: string; running: boolean }) {
   const { chatId, running } = props;
@@ -17,6 +20,7 @@ export function Composer(props: { chatId: string; chatTitle: string; running: bo
   const error = useComposerStore((state) => state.errors[chatId] ?? null);
   const focusRequest = useComposerStore((state) => state.focusRequests[chatId] ?? 0);
   const setText = useComposerStore((state) => state.setText);
+  const setFocused = useComposerStore((state) => state.setFocused);
   const textArea = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const errorId = useId();
@@ -56,6 +60,7 @@ export function Composer(props: { chatId: string; chatTitle: string; running: bo
         send();
       }}
     >
+      <AppMessageNotes chatId={chatId} />
       <label htmlFor={inputId} className="visually-hidden">
         Message {props.chatTitle}
       </label>
@@ -69,6 +74,8 @@ export function Composer(props: { chatId: string; chatTitle: string; running: bo
         value={text}
         onChange={(event) => setText(chatId, event.target.value)}
         onKeyDown={onKeyDown}
+        onFocus={() => setFocused(chatId, true)}
+        onBlur={() => setFocused(chatId, false)}
         aria-invalid={error !== null || tooLong}
         aria-describedby={error !== null || tooLong ? errorId : undefined}
       />

@@ -1,7 +1,10 @@
 // @vitest-environment jsdom
+import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useCardsStore } from "../../state/cards-store";
+import { useMessagesStore } from "../../state/messages-store";
 import { resetStores } from "../../state/reset-stores";
+import { useSessionStore } from "../../state/session-store";
 import { useToolsStore } from "../../state/tools-store";
 import { FakeSocket } from "../../test-support/fake-socket";
 import { cardDescriptor, chatMessage } from "../../test-support/records";
@@ -14,6 +17,7 @@ import {
   render,
   waitUntil,
 } from "../../test-support/render";
+import { MessageList } from "./message-list";
 import { MessageView } from "./message-view";
 
 describe("MessageView", () => {
@@ -82,9 +86,11 @@ describe("MessageView", () => {
     useToolsStore.getState().replaceFromMessages([message]);
     useCardsStore.getState().replace([cardDescriptor("host-1", { messageId: "a1" })], []);
     view = await render(<MessageView message={message} />, new FakeSocket());
-    const body = byTestId(view.container, "message-assistant");
+    const body = byTestId(view.container, "message-parts");
     const order = [...body.children].map(
-      (child) => child.getAttribute("data-testid") ?? child.className,
+      (wrapper) =>
+        wrapper.firstElementChild?.getAttribute("data-testid") ??
+        wrapper.firstElementChild?.className,
     );
     expect(order).toEqual(["markdown", "tool-row", "card"]);
     expect(allByTestId(view.container, "card")).toHaveLength(1);
@@ -139,5 +145,183 @@ describe("ToolRowView", () => {
     expect(row.querySelector("progress")).toBeNull();
     expect(byTestId(row, "tool-row-time").textContent).toBe("2.5 s");
     expect(row.textContent).toContain(JSON.stringify({ counted: 4 }, null, 2));
+  });
+});
+
+describe("a reply's footer", () => {
+  let view: Rendered;
+  let socket: FakeSocket;
+  beforeEach(() => {
+    resetStores();
+    socket = new FakeSocket();
+  });
+  afterEach(async () => view.unmount());
+
+  const failed = chatMessage("a1", {
+    seq: 2,
+    status: "error",
+    error: "The model provider is limiting requests; try again in 30 seconds.",
+    retryable: true,
+  });
+
+  async function renderChat(messages: ChatMessage[], running: string[] = []) {
+    useMessagesStore.getState().replace("conv-1", messages, running);
+    view = await render(<MessageList chatId="chat" ownsUnassignedCards />, socket);
+  }
+
+  it("offers Retry on the chat's last failed reply and keeps its error in plain words", async () => {
+    socket.respond("turn:retry", () => ({ ok: true, value: { messageId: "a2" } }));
+    await renderChat([chatMessage("u1", { role: "user", text: "hi" }), failed]);
+    const note = byTestId(view.container, "message-error");
+    expect(note.textContent).toBe(
+      "This reply failed: The model provider is limiting requests; try again in 30 seconds.",
+    );
+    await click(byTestId(view.container, "retry-button"));
+    expect(socket.sent("turn:retry")).toEqual([{ chatId: "chat", messageId: "a1" }]);
+    expect(useSessionStore.getState().notices).toEqual([]);
+  });
+
+  it("says so in a notice when the server refuses the retry", async () => {
+    socket.respond("turn:retry", () => ({
+      ok: false,
+      error: { code: "busy", message: "A reply is still being written.", retryable: true },
+    }));
+    await renderChat([failed]);
+    const button = byTestId<HTMLButtonElement>(view.container, "retry-button");
+    await click(button);
+    await waitUntil(() => useSessionStore.getState().notices.length === 1, "a notice shows");
+    expect(useSessionStore.getState().notices[0]).toMatchObject({
+      level: "error",
+      message: "The reply could not be run again: A reply is still being written.",
+    });
+    await waitUntil(() => !button.disabled, "the button is enabled again");
+  });
+
+  it("offers Retry after a stop or an interruption, never while the chat runs or on older replies", async () => {
+    await renderChat([chatMessage("a0", { seq: 1, status: "stopped" })]);
+    expect(allByTestId(view.container, "retry-button")).toHaveLength(1);
+    await act0(() => useMessagesStore.getState().setRunning("chat", true));
+    expect(allByTestId(view.container, "retry-button")).toHaveLength(0);
+    await act0(() => useMessagesStore.getState().setRunning("chat", false));
+    await act0(() =>
+      useMessagesStore
+        .getState()
+        .applyCreated(chatMessage("a1", { seq: 2, status: "interrupted" })),
+    );
+    const buttons = allByTestId(view.container, "retry-button");
+    expect(buttons).toHaveLength(1);
+    expect(buttons[0]?.closest("[data-message-id]")?.getAttribute("data-message-id")).toBe("a1");
+    // Without Retry beside it, the older note still says what to do.
+    await act0(() =>
+      useMessagesStore.getState().applyCreated(chatMessage("a2", { seq: 3, status: "complete" })),
+    );
+    expect(allByTestId(view.container, "retry-button")).toHaveLength(0);
+    expect(byTestId(view.container, "message-interrupted").textContent).toContain(
+      "Send your message again",
+    );
+  });
+
+  it("shows the tokens a reply used, small and readable", async () => {
+    await renderChat([
+      chatMessage("a1", {
+        text: "Done.",
+        usage: { inputTokens: 1_204, cachedInputTokens: 1_000, outputTokens: 56 },
+      }),
+    ]);
+    const usage = byTestId(view.container, "message-usage");
+    expect(usage.textContent).toBe("Tokens used: 1,204 tokens in (1,000 cached) · 56 out");
+    expect(usage.querySelector(".visually-hidden")?.textContent).toBe("Tokens used: ");
+  });
+});
+
+describe("the Thinking line", () => {
+  let view: Rendered;
+  beforeEach(() => {
+    resetStores();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    vi.setSystemTime(10_000);
+  });
+  afterEach(async () => {
+    await view.unmount();
+    vi.useRealTimers();
+  });
+
+  it("counts the seconds since the reply started, until text arrives", async () => {
+    const message = chatMessage("a1", { status: "streaming", createdAt: 7_500 });
+    useMessagesStore.getState().replace("conv-1", [message], []);
+    view = await render(<MessageList chatId="chat" ownsUnassignedCards />, new FakeSocket());
+    expect(byTestId(view.container, "message-thinking-time").textContent).toBe("2 s");
+    await act0(() => vi.advanceTimersByTime(3_000));
+    expect(byTestId(view.container, "message-thinking-time").textContent).toBe("5 s");
+    await act0(() =>
+      useMessagesStore
+        .getState()
+        .applyDelta({ conversationId: "conv-1", chatId: "chat", messageId: "a1", delta: "Hi" }),
+    );
+    expect(allByTestId(view.container, "message-thinking")).toHaveLength(0);
+  });
+});
+
+describe("tool names", () => {
+  let view: Rendered;
+  beforeEach(() => resetStores());
+  afterEach(async () => view.unmount());
+
+  it("shows a call's own tool name and source, and the model's name only as a hint", async () => {
+    const message = chatMessage("a1", {
+      parts: [
+        {
+          type: "tool-call",
+          toolCallId: "t1",
+          name: "get-time",
+          source: "basic-vanillajs",
+          modelName: "basic_vanillajs__get-time",
+          arguments: {},
+        },
+      ],
+    });
+    useToolsStore.getState().replaceFromMessages([message]);
+    view = await render(<MessageView message={message} />, new FakeSocket());
+    const name = byTestId(view.container, "tool-row-name");
+    expect(name.textContent).toBe("get-time");
+    expect(name.title).toBe("The model calls it basic_vanillajs__get-time");
+    expect(byTestId(view.container, "tool-row-source").textContent).toBe("from basic-vanillajs");
+    expect(byTestId(view.container, "tool-row-model-name").textContent).toBe(
+      "The model calls this tool basic_vanillajs__get-time.",
+    );
+  });
+
+  it("finds the real name of a refused call that only has the model's name", async () => {
+    useToolsStore.getState().setChatTools("chat", [
+      {
+        modelName: "notes__delete",
+        name: "delete",
+        source: "notes",
+        renamed: "Two sources have a tool named delete.",
+      },
+    ]);
+    useToolsStore
+      .getState()
+      .refused({ chatId: "chat", toolCallId: "t9", name: "notes__delete", reason: "No." }, "a1");
+    const message = chatMessage("a1", {
+      parts: [{ type: "tool-call", toolCallId: "t9", name: "notes__delete", arguments: {} }],
+    });
+    view = await render(<MessageView message={message} />, new FakeSocket());
+    expect(byTestId(view.container, "tool-row-name").textContent).toBe("delete");
+    expect(byTestId(view.container, "tool-row-source").textContent).toBe("from notes");
+  });
+
+  it("names a card's tool by its own name, with the model's name as a hint", async () => {
+    useToolsStore
+      .getState()
+      .setChatTools("chat", [
+        { modelName: "notes__open-notes", name: "open-notes", source: "notes", renamed: "Taken." },
+      ]);
+    useCardsStore.getState().replace([cardDescriptor("host-1", { messageId: "a1" })], []);
+    const message = chatMessage("a1", { parts: [{ type: "card", instanceId: "host-1" }] });
+    view = await render(<MessageView message={message} />, new FakeSocket());
+    const source = byTestId(view.container, "card-source");
+    expect(source.textContent).toBe("notes · open-notes");
+    expect(source.title).toBe("The model calls this tool notes__open-notes");
   });
 });

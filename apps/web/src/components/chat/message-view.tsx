@@ -1,9 +1,12 @@
-import type { ChatMessage } from "@mcp-chat-host/protocol";
+import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import { useShallow } from "zustand/react/shallow";
-import { useCardsStore } from "../../state/cards-store";
+import { cardOrigins, useCardsStore } from "../../state/cards-store";
+import { placePart } from "../../state/part-placement";
 import { CardSlot } from "./card-slot";
 import { MarkdownView } from "./markdown-view";
-import { MessageStatusNote } from "./message-status-note";
+import { MessageFooter } from "./message-footer";
+import { type StablePart, StablePartList } from "./stable-part-list";
+import { ThinkingLine } from "./thinking-line";
 import { ToolRowView } from "./tool-row-view";
 
 /** The cards that say they belong under a message but are not among its parts (yet). */
@@ -24,48 +27,66 @@ function useExtraCardIds(message: ChatMessage): string[] {
   );
 }
 
+/** The parts to show: the message's, with its late cards where the server will put them. */
+function shownParts(message: ChatMessage, extraCards: readonly string[]): MessagePart[] {
+  return extraCards.reduce<MessagePart[]>(
+    (parts, instanceId) => placePart(parts, { type: "card", instanceId }, cardOrigins),
+    message.parts,
+  );
+}
+
 /**
  * One message: the person's text as they typed it, or a reply as sanitised markdown with its tool
- * rows and cards where they happened, and a note when the reply did not complete.
+ * rows and cards where they happened, a "Thinking…" line while it has no text, and its footer
+ * (what happened when it did not complete, Retry, tokens used).
+ *
+ * Cards are pinned parts of a {@link StablePartList}: a card's element (and its iframe) is made
+ * once and never moved, whatever the updates do to the parts around it.
  */
 export function MessageView(props: { message: ChatMessage }) {
   const { message } = props;
   const extraCards = useExtraCardIds(message);
   const isAssistant = message.role === "assistant";
   const hasText = message.parts.some((part) => part.type === "text" && part.text !== "");
-  // One keyed list for parts and late cards: a card that moves from one to the other keeps its
-  // element (a remounted card would reload its view).
-  const children = [
-    ...message.parts.map((part, index) => {
-      switch (part.type) {
-        case "text":
-          if (part.text === "") return null;
-          return isAssistant ? (
-            <MarkdownView key={`text-${index}`} text={part.text} />
+  const parts: StablePart[] = [];
+  let textCount = 0;
+  for (const part of shownParts(message, extraCards)) {
+    switch (part.type) {
+      case "text": {
+        // Texts are keyed by their rank among texts: a call or a card put before them does not
+        // make them new elements.
+        const key = `text-${textCount++}`;
+        if (part.text === "") break;
+        parts.push({
+          key,
+          pinned: false,
+          node: isAssistant ? (
+            <MarkdownView text={part.text} />
           ) : (
-            <p key={`text-${index}`} className="message-plain">
-              {part.text}
-            </p>
-          );
-        case "tool-call":
-          return <ToolRowView key={`tool-${part.toolCallId}`} toolCallId={part.toolCallId} />;
-        case "card":
-          return (
-            <CardSlot
-              key={`card-${part.instanceId}`}
-              instanceId={part.instanceId}
-              chatId={message.chatId}
-            />
-          );
-        default:
-          // Tool results show in their call's row.
-          return null;
+            <p className="message-plain">{part.text}</p>
+          ),
+        });
+        break;
       }
-    }),
-    ...extraCards.map((instanceId) => (
-      <CardSlot key={`card-${instanceId}`} instanceId={instanceId} chatId={message.chatId} />
-    )),
-  ];
+      case "tool-call":
+        parts.push({
+          key: `tool-${part.toolCallId}`,
+          pinned: false,
+          node: <ToolRowView toolCallId={part.toolCallId} />,
+        });
+        break;
+      case "card":
+        parts.push({
+          key: `card-${part.instanceId}`,
+          pinned: true,
+          node: <CardSlot instanceId={part.instanceId} chatId={message.chatId} />,
+        });
+        break;
+      default:
+        // Tool results show in their call's row.
+        break;
+    }
+  }
   return (
     <article
       className={`message message-${message.role}`}
@@ -80,14 +101,12 @@ export function MessageView(props: { message: ChatMessage }) {
         data-testid={isAssistant ? "message-assistant" : "message-user"}
         aria-busy={message.status === "streaming"}
       >
-        {children}
+        <StablePartList parts={parts} />
         {isAssistant && message.status === "streaming" && !hasText ? (
-          <p className="message-thinking" data-testid="message-thinking">
-            <span className="spinner" aria-hidden="true" /> Thinking…
-          </p>
+          <ThinkingLine since={message.createdAt} />
         ) : null}
       </div>
-      <MessageStatusNote message={message} />
+      <MessageFooter message={message} />
     </article>
   );
 }

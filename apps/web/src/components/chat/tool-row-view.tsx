@@ -1,6 +1,7 @@
 import { useToolsStore, type ToolRow } from "../../state/tools-store";
 import { formatDuration, prettyJson } from "../common/format";
 import { useNow } from "../common/use-now";
+import { labelToolCall } from "./tool-label";
 
 const statusLabels: Record<ToolRow["status"], string> = {
   running: "Running",
@@ -26,15 +27,20 @@ function ProgressLine(props: { progress: NonNullable<ToolRow["progress"]> }) {
 }
 
 /**
- * A model tool call as a compact row: a spinner and the elapsed time while it runs (a progress
- * bar when the server reports progress with a total), its outcome, and its arguments and result
- * when the person opens it.
+ * A model tool call as a compact row: the tool's own name and source (the model's name for it,
+ * when different, as a hint and in the opened row), a spinner and the elapsed time while it runs
+ * (a progress bar when the server reports progress with a total), its outcome, and its arguments
+ * and result when the person opens it.
  */
 export function ToolRowView(props: { toolCallId: string }) {
   const row = useToolsStore((state) => state.rows[props.toolCallId]);
+  const tools = useToolsStore((state) =>
+    row === undefined ? undefined : state.chatTools[row.chatId],
+  );
   const running = row?.status === "running";
   const now = useNow(running);
   if (row === undefined) return null;
+  const label = labelToolCall(row, tools);
   let timing = "";
   if (row.durationMs !== null) timing = formatDuration(row.durationMs);
   else if (running && row.startedAt !== null) timing = formatDuration(now - row.startedAt);
@@ -48,7 +54,19 @@ export function ToolRowView(props: { toolCallId: string }) {
         <span className="tool-row-icon" aria-hidden="true">
           {running ? <span className="spinner" /> : row.status === "done" ? "✓" : "!"}
         </span>
-        <span className="tool-row-name">{row.name}</span>
+        <span
+          className="tool-row-name"
+          data-testid="tool-row-name"
+          title={label.modelName !== null ? `The model calls it ${label.modelName}` : undefined}
+        >
+          {label.name}
+        </span>
+        {label.source !== null ? (
+          <span className="tool-row-source" data-testid="tool-row-source">
+            <span className="visually-hidden">from </span>
+            {label.source}
+          </span>
+        ) : null}
         <span className="tool-row-status">{statusLabels[row.status]}</span>
         {timing !== "" ? (
           <span className="tool-row-time" data-testid="tool-row-time">
@@ -59,6 +77,11 @@ export function ToolRowView(props: { toolCallId: string }) {
       </summary>
       <div className="tool-row-body">
         {row.reason !== null ? <p className="tool-row-reason">{row.reason}</p> : null}
+        {label.modelName !== null ? (
+          <p className="tool-row-model-name" data-testid="tool-row-model-name">
+            The model calls this tool <code>{label.modelName}</code>.
+          </p>
+        ) : null}
         <h4>Arguments</h4>
         <pre className="json">{prettyJson(row.arguments ?? {})}</pre>
         {row.status === "done" || row.status === "error" ? (

@@ -1,3 +1,5 @@
+import type { ChatMessage } from "@mcp-chat-host/protocol";
+
 /**
  * A value as indented JSON for people to read; text that is not JSON-able is shown as it is.
  *
@@ -39,4 +41,37 @@ export function formatTime(at: number): string {
     dateStyle: "medium",
     timeStyle: "medium",
   });
+}
+
+const integers = new Intl.NumberFormat("en");
+
+/** Tokens a reply used, as the server reports them (`ChatMessage.usage`). */
+export type TokenUsage = NonNullable<ChatMessage["usage"]>;
+
+/**
+ * A reply's token use for its footer: `1,204 tokens in (1,000 cached) · 56 out`. Parts the
+ * provider did not report are left out.
+ *
+ * @param usage - the reply's usage.
+ * @returns the text, or null when nothing was reported.
+ */
+export function formatUsage(usage: TokenUsage | undefined): string | null {
+  if (usage === undefined) return null;
+  const { inputTokens, outputTokens, cachedInputTokens } = usage;
+  const pieces: string[] = [];
+  const cached =
+    cachedInputTokens !== undefined && cachedInputTokens > 0
+      ? integers.format(cachedInputTokens)
+      : null;
+  if (inputTokens !== undefined) {
+    pieces.push(
+      `${integers.format(inputTokens)} tokens in${cached !== null ? ` (${cached} cached)` : ""}`,
+    );
+  } else if (cached !== null) {
+    pieces.push(`${cached} cached tokens in`);
+  }
+  if (outputTokens !== undefined) {
+    pieces.push(`${integers.format(outputTokens)}${pieces.length > 0 ? "" : " tokens"} out`);
+  }
+  return pieces.length > 0 ? pieces.join(" · ") : null;
 }

@@ -1,10 +1,10 @@
 import type { ChatInfo } from "@mcp-chat-host/protocol";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { inspectContext } from "../../actions/inspect-context";
 import { useSocket } from "../../socket/socket-context";
 import { useContextStore } from "../../state/context-store";
-import { useFocusTrap } from "../common/focus-trap";
 import { formatTime } from "../common/format";
+import { HostDialog } from "../common/host-dialog";
 
 /**
  * Shows, for one chat, exactly the text the model was given about the open apps at the last turn
@@ -16,9 +16,7 @@ export function ContextInspector(props: { chat: ChatInfo; onClose: () => void })
   const inspection = useContextStore((state) => state.byChat[chat.id]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const dialog = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  useFocusTrap(dialog, onClose);
 
   useEffect(() => {
     let current = true;
@@ -59,37 +57,30 @@ export function ContextInspector(props: { chat: ChatInfo; onClose: () => void })
   }
 
   return (
-    <div
-      className="modal-backdrop"
-      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    <HostDialog
+      className="modal context-inspector"
+      labelledBy={titleId}
+      testId="context-inspector"
+      onEscape={onClose}
+      onBackdropPress={onClose}
     >
-      <div
-        ref={dialog}
-        className="modal context-inspector"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        data-testid="context-inspector"
-      >
-        <header className="modal-header">
-          <h2 id={titleId}>What the model was told about the apps ({chat.title})</h2>
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={onClose}
-            data-testid="context-inspector-close"
-          >
-            Close
-          </button>
-        </header>
-        {error !== null ? (
-          <p className="inline-error" role="alert">
-            Could not ask the server: {error}
-          </p>
-        ) : null}
-        {body}
-      </div>
-    </div>
+      <header className="modal-header">
+        <h2 id={titleId}>What the model was told about the apps ({chat.title})</h2>
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={onClose}
+          data-testid="context-inspector-close"
+        >
+          Close
+        </button>
+      </header>
+      {error !== null ? (
+        <p className="inline-error" role="alert">
+          Could not ask the server: {error}
+        </p>
+      ) : null}
+      {body}
+    </HostDialog>
   );
 }

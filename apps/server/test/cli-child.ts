@@ -1,0 +1,105 @@
+// Runs the command line (`src/cli.ts`) as a child process, the way an operator does, for the
+// tests in this folder: to completion (`runCli`), or as a server until it printed its sign-in
+// URL (`startCli`). Every wait is bounded.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const serverRoot = fileURLToPath(new URL("../", import.meta.url));
+const cliPath = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+/** How a finished run ended. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns `node --import tsx src/cli.ts <args>` with exactly `env`. */
+function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ["--import", "tsx", cliPath, ...args], {
+    cwd: serverRoot,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+/** The environment a child gets: PATH and HOME of this one, plus `extra`. */
+export function childEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env["PATH"] ?? "",
+    HOME: process.env["HOME"] ?? "",
+    LOG_LEVEL: "warn",
+    ...extra,
+  };
+}
+
+/**
+ * Runs the command line to its end.
+ *
+ * @param timeoutMs - the child is killed after this long (the test then fails on its output).
+ */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = childEnvironment(),
+  timeoutMs = 30_000,
+): Promise<CliRun> {
+  const child = spawnCli(args, env);
+  child.stdin.end();
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  return new Promise((resolve) => {
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A CLI server that printed its sign-in URL. */
+export interface RunningCli {
+  pid: number;
+  signIn: string;
+  /** Stops it (SIGTERM) and waits for its exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the command line as a server and waits until it printed its sign-in URL.
+ *
+ * @throws when it exits first or prints nothing within `timeoutMs`.
+ */
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<RunningCli> {
+  const child = spawnCli(args, env);
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`The CLI printed no sign-in URL within ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      const signIn = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(stdout)?.[1];
+      if (signIn === undefined) return;
+      clearTimeout(timer);
+      resolve({ pid: child.pid ?? 0, signIn, stop });
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The CLI exited (${code}) before it was ready:\n${stdout}\n${stderr}`));
+    });
+  });
+}

@@ -1,0 +1,124 @@
+// The person's answers about a view's powerful permissions, per source (issue 9, item 7).
+//
+// Kept in this browser's localStorage, on the host page's origin, not in the server's store:
+// the permission itself is the browser's (its own grant of the camera is per browser profile
+// and per host origin, and a view only ever uses it in this browser), so the answer lives beside
+// it; a browser that has never been asked asks again, which is the safe way round. Views cannot
+// reach this storage (each runs on a sandbox origin of its own). Answers are kept per user of
+// the host as well, for hosts that sign several people in on one browser.
+import type { PagePermissionName } from "@mcp-chat-host/protocol";
+import { pagePermissionNames } from "@mcp-chat-host/protocol";
+import { create } from "zustand";
+
+/** The person's answer about one permission of one source. */
+export type PermissionAnswer = "granted" | "refused";
+
+/** The answers of one source. */
+export type SourceAnswers = Partial<Record<PagePermissionName, PermissionAnswer>>;
+
+/** Where the answers are kept. */
+export const permissionStorageKey = "mcp-chat-host:permission-answers:v1";
+
+/** The store of answers, keyed by {@link answerKey}. */
+export interface PermissionGrantsState {
+  answers: Readonly<Record<string, SourceAnswers>>;
+  /** Records the person's answer for these permissions of a source (and saves it). */
+  answer(key: string, names: readonly PagePermissionName[], answer: PermissionAnswer): void;
+  /** Reads the saved answers again (tests, another tab). */
+  load(): void;
+  /** Forgets every answer, saved ones included (tests). */
+  reset(): void;
+}
+
+/**
+ * The key of a source's answers: the signed-in user (empty without one) and the source.
+ *
+ * @returns the key.
+ */
+export function answerKey(userId: string | null | undefined, source: string): string {
+  return `${userId ?? ""}\u0000${source}`;
+}
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage ?? undefined;
+  } catch {
+    // Storage can be disabled; the answers then last as long as the page.
+    return undefined;
+  }
+}
+
+function isAnswer(value: unknown): value is PermissionAnswer {
+  return value === "granted" || value === "refused";
+}
+
+/** Reads saved answers, keeping only well-formed ones. */
+function readSaved(): Record<string, SourceAnswers> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(storage()?.getItem(permissionStorageKey) ?? "{}");
+  } catch {
+    return {};
+  }
+  if (parsed === null || typeof parsed !== "object") return {};
+  const answers: Record<string, SourceAnswers> = {};
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (value === null || typeof value !== "object") continue;
+    const source: SourceAnswers = {};
+    for (const name of pagePermissionNames) {
+      const answer = (value as Record<string, unknown>)[name];
+      if (isAnswer(answer)) source[name] = answer;
+    }
+    answers[key] = source;
+  }
+  return answers;
+}
+
+function save(answers: Readonly<Record<string, SourceAnswers>>): void {
+  try {
+    storage()?.setItem(permissionStorageKey, JSON.stringify(answers));
+  } catch {
+    // Full or disabled storage: the answer still holds for this page.
+  }
+}
+
+/** The permission answers store. */
+export const usePermissionGrantsStore = create<PermissionGrantsState>()((set) => ({
+  answers: readSaved(),
+  answer(key, names, answer) {
+    set((state) => {
+      const source: SourceAnswers = { ...state.answers[key] };
+      for (const name of names) source[name] = answer;
+      const answers = { ...state.answers, [key]: source };
+      save(answers);
+      return { answers };
+    });
+  },
+  load() {
+    set({ answers: readSaved() });
+  },
+  reset() {
+    try {
+      storage()?.removeItem(permissionStorageKey);
+    } catch {
+      // nothing saved, then
+    }
+    set({ answers: {} });
+  },
+}));
+
+/** Names of these permissions the person granted a source. */
+export function grantedOf(
+  answers: SourceAnswers | undefined,
+  names: readonly PagePermissionName[] = pagePermissionNames,
+): PagePermissionName[] {
+  return names.filter((name) => answers?.[name] === "granted");
+}
+
+/** Names of these permissions the person has not answered for a source yet. */
+export function undecidedOf(
+  answers: SourceAnswers | undefined,
+  names: readonly PagePermissionName[],
+): PagePermissionName[] {
+  return names.filter((name) => answers?.[name] === undefined);
+}

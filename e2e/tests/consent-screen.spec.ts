@@ -1,0 +1,224 @@
+// Issue 9, items 1, 2 and 16, in Chromium with a hostile view of the suite's own
+// (support/fixtures/consent-app): it asks for full screen with no gesture, draws "Press Tab,
+// then Enter", logs every key it gets, is borderless (transparent), and calls a destructive
+// tool at the moment of its choosing. Each test tries the attack, asserts it failed, and then
+// walks the honest path (the person says yes, the call runs).
+import { expect, test, type Frame, type Locator, type Page } from "@playwright/test";
+import { cards, openCard, viewFrame, viewOf } from "../support/card-frames";
+import { signIn } from "../support/chat-page";
+import { startHost, type RunningHost } from "../support/host";
+
+/** serve.ts resolves a server name it does not know as a package path (see attacks.spec.ts). */
+const consentSource = "./fixtures/consent-app";
+const destroyCalls = `${consentSource}/delete-everything`;
+
+let host: RunningHost | undefined;
+
+test.afterEach(async () => {
+  await host?.stop();
+  host = undefined;
+});
+
+async function started(page: Page): Promise<RunningHost> {
+  host = await startHost({ servers: [consentSource] });
+  await signIn(page, host);
+  return host;
+}
+
+/** Opens the trap and waits for its view; it asks for full screen as soon as it initialised. */
+async function openTrap(page: Page): Promise<{ card: Locator; view: Frame }> {
+  const { card } = await openCard(page, "/call open-trap");
+  await expect(viewOf(card).getByTestId("trap-state")).toHaveText("initialised");
+  return { card, view: await viewFrame(card) };
+}
+
+/** The element the person would hit at the centre of `locator`, as `data-testid` or tag. */
+async function topmostAt(page: Page, locator: Locator): Promise<string> {
+  const box = await locator.boundingBox();
+  if (box === null) throw new Error("The element has no box.");
+  return page.evaluate(
+    ({ x, y }) => {
+      const element = document.elementFromPoint(x, y);
+      const marked = element?.closest("[data-testid]");
+      return marked?.getAttribute("data-testid") ?? element?.tagName ?? "nothing";
+    },
+    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+  );
+}
+
+/** Lets the person accept the trap's full-screen question (Playwright waits until it is armed). */
+async function acceptFullscreen(page: Page, card: Locator): Promise<void> {
+  const prompt = page.getByTestId("display-mode-prompt");
+  await expect(prompt).toBeVisible();
+  await prompt.getByTestId("display-mode-allow").click();
+  await expect(prompt).toHaveCount(0);
+  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
+}
+
+test("a view cannot take full screen without the person; with a yes it is opaque under the host's bar", async ({
+  page,
+}, testInfo) => {
+  await started(page);
+  const { card, view } = await openTrap(page);
+
+  // The attack: `ui/request-display-mode` with no gesture. The host asks instead, naming the app.
+  const prompt = page.getByTestId("display-mode-prompt");
+  await expect(prompt).toBeVisible();
+  await expect(prompt).toContainText("Show “Open trap” in full screen?");
+  await expect(prompt).toContainText(consentSource);
+  await expect(card).toHaveAttribute("data-display-mode", "inline");
+  await expect(viewOf(card).getByTestId("trap-mode")).toHaveText("?");
+
+  await acceptFullscreen(page, card);
+  await expect(viewOf(card).getByTestId("trap-mode")).toHaveText("fullscreen");
+  // The host's bar: the app's name and an Exit button, outside the view's frame.
+  const bar = card.getByTestId("card-fullscreen-bar");
+  await expect(bar).toBeVisible();
+  await expect(bar).toContainText("Open trap");
+  await expect(bar).toContainText(consentSource);
+  expect(await topmostAt(page, bar.getByTestId("card-exit-fullscreen"))).toBe(
+    "card-exit-fullscreen",
+  );
+  // Opaque although the view is borderless and transparent: nothing of the chat shows through.
+  const backgrounds = await card.evaluate((section) => {
+    const body = section.querySelector(".mch-card__body");
+    const frame = section.querySelector("iframe");
+    return [body, frame].map((element) =>
+      element === null ? "missing" : getComputedStyle(element).backgroundColor,
+    );
+  });
+  for (const background of backgrounds) {
+    expect(background).toMatch(/^rgb\(/);
+  }
+  // The composer is host UI: drawn above the card in full screen, and keys typed there stay there.
+  const composer = page.getByTestId("composer-input");
+  expect(await topmostAt(page, composer)).toBe("composer-input");
+  await composer.click();
+  await page.keyboard.type("secret");
+  await expect(composer).toHaveValue("secret");
+  expect(await view.evaluate(() => document.querySelector('[data-testid="trap-keys"]')?.textContent)).not.toContain("s e c");
+  await page.screenshot({ path: testInfo.outputPath("fullscreen-host-bar.png") });
+});
+
+/** Puts the keyboard in the view and lets it call its destructive tool; waits for the dialog. */
+async function viewCallsDestroy(page: Page, card: Locator, view: Frame): Promise<Locator> {
+  await view.evaluate(() => (window as unknown as { trap: { destroy(): void } }).trap.destroy());
+  await page.waitForFunction(
+    () => document.activeElement?.closest('[data-testid="approval-dialog"]') !== null,
+    undefined,
+    { polling: "raf" },
+  );
+  await expect(viewOf(card).getByTestId("trap-result")).toHaveText("waiting");
+  return page.getByTestId("approval-dialog");
+}
+
+test("the approval dialog opens above a full-screen card and ignores the keys the view asked for", async ({
+  page,
+}, testInfo) => {
+  const host = await started(page);
+  const { card, view } = await openTrap(page);
+  await acceptFullscreen(page, card);
+
+  // 1. The person follows the view's "Press Tab, then Enter" as the dialog opens: the dialog has
+  //    the focus, but its buttons are not armed yet, so nothing is allowed.
+  await viewOf(card).getByTestId("trap-lure").click();
+  let dialog = await viewCallsDestroy(page, card, view);
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("consent-hint")).toBeVisible();
+  expect(host.toolCalls()[destroyCalls]).toBeUndefined();
+  // Above the card, not under it: the person's click lands on the dialog's own button.
+  await expect(dialog).toHaveAttribute("data-armed", "true");
+  expect(await topmostAt(page, dialog.getByTestId("approval-allow-once"))).toBe(
+    "approval-allow-once",
+  );
+  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
+  await page.screenshot({ path: testInfo.outputPath("approval-over-fullscreen.png") });
+  await dialog.getByTestId("approval-refuse").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(viewOf(card).getByTestId("trap-result")).toContainText("error");
+
+  // 2. A key held down from before the dialog repeats into it: nothing, even once armed.
+  await viewOf(card).getByTestId("trap-lure").click();
+  await page.keyboard.down("Enter");
+  dialog = await viewCallsDestroy(page, card, view);
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByTestId("approval-allow-once")).toBeFocused();
+  await expect(dialog).toHaveAttribute("data-armed", "true");
+  await page.keyboard.down("Enter");
+  await page.keyboard.up("Enter");
+  await expect(dialog.getByTestId("consent-hint")).toBeVisible();
+  await expect(dialog).toBeVisible();
+  expect(host.toolCalls()[destroyCalls]).toBeUndefined();
+
+  // 3. The honest path: the person reads it and clicks Allow once; the call runs once.
+  await dialog.getByTestId("approval-allow-once").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(viewOf(card).getByTestId("trap-result")).toContainText("EVERYTHING DELETED");
+  expect(host.toolCalls()[destroyCalls]).toBe(1);
+
+  // The audit shows both (item 16): which app called what, the verdict, who answered.
+  await card.getByTestId("card-exit-fullscreen").click();
+  await page.getByTestId("audit-panel-button").click();
+  const audit = page.getByTestId("audit-panel");
+  const entries = audit.getByTestId("audit-entry");
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0)).toHaveAttribute("data-tool", "delete-everything");
+  await expect(entries.nth(0)).toHaveAttribute("data-verdict", "allowed");
+  await expect(entries.nth(0).getByTestId("audit-source")).toContainText("Open trap");
+  await expect(entries.nth(0).getByTestId("audit-approval")).toContainText(
+    "You answered: allowed once.",
+  );
+  await expect(entries.nth(1)).toHaveAttribute("data-verdict", "refused");
+  await expect(entries.nth(1).getByTestId("audit-approval")).toContainText(
+    "You answered: refused.",
+  );
+  await page.screenshot({ path: testInfo.outputPath("audit-panel.png") });
+  await audit.getByTestId("audit-panel-close").click();
+  await expect(audit).toHaveCount(0);
+});
+
+test("the exit control works while the view has the focus; Escape only while the host has it", async ({
+  page,
+}) => {
+  await started(page);
+  const { card, view } = await openTrap(page);
+  await acceptFullscreen(page, card);
+
+  // A key pressed inside the view's frame goes to the view (another origin): the host cannot
+  // catch it, so Escape there leaves the card in full screen (docs/security.md says so).
+  await viewOf(card).getByTestId("trap-lure").click();
+  await page.keyboard.press("Escape");
+  await expect
+    .poll(() => view.evaluate(() => document.querySelector('[data-testid="trap-keys"]')?.textContent))
+    .toContain("Escape");
+  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
+  // The host's Exit button, outside the frame, always works.
+  await card.getByTestId("card-exit-fullscreen").click();
+  await expect(card).toHaveAttribute("data-display-mode", "inline");
+
+  // The person's own click on the card's control needs no question; Escape on the host leaves.
+  await card.getByTestId("card-fullscreen").click();
+  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
+  await expect(page.getByTestId("display-mode-prompt")).toHaveCount(0);
+  await card.getByTestId("card-fullscreen-bar").click();
+  await page.keyboard.press("Escape");
+  await expect(card).toHaveAttribute("data-display-mode", "inline");
+  await expect(cards(page)).toHaveCount(1);
+});
+
+test("a view the person kept in the conversation is not asked about again", async ({ page }) => {
+  await started(page);
+  const { card, view } = await openTrap(page);
+  const prompt = page.getByTestId("display-mode-prompt");
+  await expect(prompt).toBeVisible();
+  await prompt.getByTestId("display-mode-refuse").click();
+  await expect(prompt).toHaveCount(0);
+  await expect(viewOf(card).getByTestId("trap-mode")).toHaveText("inline");
+  await view.evaluate(() =>
+    (window as unknown as { trap: { fullscreen(): Promise<void> } }).trap.fullscreen(),
+  );
+  await expect(prompt).toHaveCount(0);
+  await expect(card).toHaveAttribute("data-display-mode", "inline");
+});

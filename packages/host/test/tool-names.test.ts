@@ -1,0 +1,111 @@
+// Tool names the model is given, through a real server and socket: two sources offering the same
+// name are both reachable (each call reaches its own source), a name providers refuse is renamed
+// instead of breaking the chat, the browser is told about every rename once, and the stored call
+// keeps the tool's own name and source.
+import { afterEach, describe, expect, it } from "vitest";
+import { mcpChatHost } from "../src/mcp-chat-host";
+import { McpApp } from "../src/sources/mcp-app";
+import { exchange, startHost, type TestHost } from "./harness";
+
+let host: TestHost | null = null;
+afterEach(async () => {
+  await host?.close();
+  host = null;
+});
+
+/** An app with one model tool named `name` that records which app answered. */
+function clockApp(appName: string, toolName: string, calls: string[]): McpApp {
+  return new McpApp({
+    name: appName,
+    html: "<!doctype html><p>Clock</p>",
+    tools: [
+      {
+        name: toolName,
+        description: `Tells the time (${appName}).`,
+        view: false,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        handler: () => {
+          calls.push(`${appName}/${toolName}`);
+          return { content: [{ type: "text", text: `It is noon at ${appName}.` }] };
+        },
+      },
+    ],
+  });
+}
+
+describe("tool names for models", () => {
+  it("offers both tools of one name, each reaching its own source, and says so once", async () => {
+    const calls: string[] = [];
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), [
+          clockApp("basic-react", "get-time", calls),
+          clockApp("basic-vanillajs", "get-time", calls),
+          clockApp("files", "files.read", calls),
+        ]);
+      },
+    });
+    const client = await host.connect();
+    const announced = client.next("chat:tools");
+    await client.value("session:hello", {});
+    const { tools } = await announced;
+    expect(tools).toEqual([
+      expect.objectContaining({
+        modelName: "basic-react__get-time",
+        name: "get-time",
+        source: "basic-react",
+        renamed: expect.stringContaining("also offers a tool named") as unknown,
+      }),
+      expect.objectContaining({ modelName: "basic-vanillajs__get-time", source: "basic-vanillajs" }),
+      expect.objectContaining({
+        modelName: "files__files_read",
+        name: "files.read",
+        renamed: expect.stringContaining("not one every model accepts") as unknown,
+      }),
+    ]);
+
+    const second = await exchange(client, "chat-1", "/call basic-vanillajs__get-time {}");
+    expect(second.reply.status).toBe("complete");
+    expect(second.text).toContain("It is noon at basic-vanillajs.");
+    const first = await exchange(client, "chat-1", "/call basic-react__get-time {}");
+    expect(first.text).toContain("It is noon at basic-react.");
+    const dotted = await exchange(client, "chat-1", "/call files__files_read {}");
+    expect(dotted.reply.status).toBe("complete");
+    expect(calls).toEqual(["basic-vanillajs/get-time", "basic-react/get-time", "files/files.read"]);
+
+    // The stored call keeps the tool's own name and its source, and the model's name beside it.
+    expect(second.reply.parts[0]).toEqual({
+      type: "tool-call",
+      toolCallId: expect.any(String) as unknown,
+      name: "get-time",
+      source: "basic-vanillajs",
+      modelName: "basic-vanillajs__get-time",
+      arguments: {},
+    });
+    // Announced once: the list did not change between turns.
+    expect(client.received.filter((entry) => entry.event === "chat:tools")).toHaveLength(1);
+  });
+
+  it("keeps a tool's own name when it is valid and no other source has it", async () => {
+    const calls: string[] = [];
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), [clockApp("clock", "get-time", calls)]);
+      },
+    });
+    const client = await host.connect();
+    const announced = client.next("chat:tools");
+    await client.value("session:hello", {});
+    expect((await announced).tools).toEqual([
+      { modelName: "get-time", name: "get-time", source: "clock" },
+    ]);
+    const done = await exchange(client, "chat-1", "/call get-time {}");
+    expect(done.reply.parts[0]).toEqual({
+      type: "tool-call",
+      toolCallId: expect.any(String) as unknown,
+      name: "get-time",
+      source: "clock",
+      arguments: {},
+    });
+  });
+});

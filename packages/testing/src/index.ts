@@ -1,0 +1,31 @@
+// HTTP-level stand-ins for the model providers the host talks to: OpenAI Chat Completions,
+// OpenAI Responses and Anthropic Messages, on one local server, for tests only.
+export {
+  startProviderStandIn,
+  type ProviderStandIn,
+  type ProviderStandInOptions,
+} from "./provider-stand-in";
+export { defaultResponder, callCommandPattern } from "./default-responder";
+export type { Fault, FaultTarget } from "./fault";
+export type {
+  FaultReply,
+  ReplyUsage,
+  Responder,
+  ResponderResult,
+  ScriptedReply,
+  ScriptedToolCall,
+} from "./scripted-reply";
+export type {
+  ProviderApiName,
+  RequestView,
+  ViewMessage,
+  ViewToolCall,
+  ViewToolResult,
+} from "./request-view";
+export {
+  messageRolesOf,
+  recordedHeaderNames,
+  toolNamesOf,
+  type RecordedRequest,
+} from "./recorded-request";
+export type { AuthState } from "./provider-api";
