@@ -24,7 +24,9 @@ export default defineConfig({
   testDir: "./tests",
   outputDir: "./artifacts/results",
   workers: 1,
-  retries: 0,
+  // On CI a failed test runs once more and is reported as "flaky" if it then passes, so a timing
+  // hiccup of a 2-core machine does not sink a submission but still shows in the output.
+  retries: process.env["CI"] === "true" ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],

@@ -76,8 +76,8 @@ async function openSession(origin: string, person: string): Promise<OpenSession>
     const hello = await client.value("session:hello", {});
     const chatId = hello.chats[0]?.id;
     if (chatId === undefined) throw new Error("The bench session has no chat.");
-    const opened = client.waitFor("card:opened", () => true, 60_000);
-    const replied = client.waitFor(
+    const opened = client.next("card:opened", () => true, 60_000);
+    const replied = client.next(
       "message:updated",
       ({ message }) => message.role === "assistant" && message.status !== "streaming",
       60_000,

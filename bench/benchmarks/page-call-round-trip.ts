@@ -85,7 +85,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
         label: LABELS.socket,
         run: () =>
           timedCalls(batch, async () => {
-            const result = await nodeClient.request("card:call-tool", {
+            const result = await nodeClient.value("card:call-tool", {
               instanceId: card.instanceId,
               name: ECHO_TOOL,
               arguments: ECHO_ARGUMENTS,

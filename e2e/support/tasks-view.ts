@@ -10,7 +10,17 @@ import { expect, type FrameLocator } from "@playwright/test";
  */
 export async function addTask(view: FrameLocator, title: string): Promise<void> {
   await view.getByTestId("task-input").fill(title);
-  await view.getByTestId("task-add").click();
+  // As in pressDeleteAll: a click sent while the conversation still scrolls can miss the frame;
+  // press again (at most three times) while the box still holds the title (nothing was added).
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    await view.getByTestId("task-add").click();
+    try {
+      await expect(view.getByTestId("task-input")).toHaveValue("", { timeout: 3_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   await expect(view.getByTestId("task-item").filter({ hasText: title })).toHaveCount(1);
   await expect(view.getByTestId("task-input")).toHaveValue("");
 }
@@ -22,7 +32,20 @@ export async function addTask(view: FrameLocator, title: string): Promise<void> 
  * @param view - the Tasks view.
  */
 export async function pressDeleteAll(view: FrameLocator): Promise<void> {
-  await view.getByTestId("task-delete-all").click();
+  const status = view.getByTestId("task-status");
+  const before = await status.textContent();
+  // A view is an out-of-process frame: a click sent while the conversation still scrolls to a
+  // card that just grew can land on the page beside it, so the press is repeated (at most three
+  // times) until the view shows it began. The view always changes its status on a press.
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    await view.getByTestId("task-delete-all").click();
+    try {
+      await expect(status).not.toHaveText(before ?? "", { timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
 
 /**

@@ -275,8 +275,17 @@ test("the proxy does nothing top-level or under a foreign parent", async ({ page
   await foreign.goto(attackerPage());
   await recordMessages(foreign);
   await embed(foreign, proxyUrl);
-  const blocked = foreign.frames().find((frame) => frame !== foreign.mainFrame());
-  expect(blocked?.url()).toMatch(/^chrome-error:/);
+  // The proxy is another site, so its frame is out of process: its URL reaches Playwright after
+  // the load event the page saw.
+  await expect
+    .poll(
+      () =>
+        foreign
+          .frames()
+          .find((frame) => frame !== foreign.mainFrame())
+          ?.url() ?? "",
+    )
+    .toMatch(/^chrome-error:/);
   expect(await foreign.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([]);
 
   // Even if a browser ignored frame-ancestors (simulated by removing it), the script refuses.

@@ -96,7 +96,9 @@ test("a view cannot take full screen without the person; with a yes it is opaque
   await composer.click();
   await page.keyboard.type("secret");
   await expect(composer).toHaveValue("secret");
-  expect(await view.evaluate(() => document.querySelector('[data-testid="trap-keys"]')?.textContent)).not.toContain("s e c");
+  expect(
+    await view.evaluate(() => document.querySelector('[data-testid="trap-keys"]')?.textContent),
+  ).not.toContain("s e c");
   await page.screenshot({ path: testInfo.outputPath("fullscreen-host-bar.png") });
 });
 
@@ -191,7 +193,9 @@ test("the exit control works while the view has the focus; Escape only while the
   await viewOf(card).getByTestId("trap-lure").click();
   await page.keyboard.press("Escape");
   await expect
-    .poll(() => view.evaluate(() => document.querySelector('[data-testid="trap-keys"]')?.textContent))
+    .poll(() =>
+      view.evaluate(() => document.querySelector('[data-testid="trap-keys"]')?.textContent),
+    )
     .toContain("Escape");
   await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
   // The host's Exit button, outside the frame, always works.

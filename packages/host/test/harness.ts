@@ -1,17 +1,11 @@
 // Test harness: a real host server on 127.0.0.1 port 0, signed in through its one-time URL, and
 // real socket.io clients that speak the wire contract. Used by the integration tests of this package.
-import {
-  ACK_TIMEOUT_MS,
-  type Ack,
-  type CardDescriptor,
-  type ChatMessage,
-  type ClientEventName,
-  type ClientEventValues,
-  type ClientPayload,
-  type ServerEventName,
-  type ServerEvents,
+import type {
+  CardDescriptor,
+  ChatMessage,
+  ServerEventName,
+  ServerEvents,
 } from "@mcp-chat-host/protocol";
-import { io as connectClient, type Socket } from "socket.io-client";
 import { z } from "zod";
 import {
   createHostServer,
@@ -20,30 +14,10 @@ import {
 } from "../src/create-host-server";
 import { McpApp } from "../src/sources/mcp-app";
 import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
+import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
 
-/** A signed-in test client of a host. */
-export interface TestClient {
-  socket: Socket;
-  /** Sends an event and returns its acknowledgement. */
-  request<E extends ClientEventName>(
-    event: E,
-    payload: ClientPayload<E>,
-  ): Promise<Ack<ClientEventValues[E]>>;
-  /** Like {@link request}, but throws when the acknowledgement is an error. */
-  value<E extends ClientEventName>(
-    event: E,
-    payload: ClientPayload<E>,
-  ): Promise<ClientEventValues[E]>;
-  /** Resolves with the next event of that name that matches (bounded by a timeout). */
-  next<E extends ServerEventName>(
-    event: E,
-    match?: (payload: ServerEvents[E]) => boolean,
-    timeoutMs?: number,
-  ): Promise<ServerEvents[E]>;
-  /** Every event received so far, in order. */
-  received: { event: string; payload: unknown }[];
-  close(): void;
-}
+/** A signed-in test client of a host (the shared client of `@mcp-chat-host/host/testing`). */
+export type TestClient = SocketTestClient;
 
 /** A running host for a test. */
 export interface TestHost {
@@ -123,78 +97,32 @@ export function connectTestClient(
   },
 ): Promise<TestClient> {
   const binding = options.binding === undefined ? bindingOf(options.cookie) : options.binding;
-  const socket = connectClient(origin, {
-    transports: ["websocket"],
-    reconnection: false,
-    forceNew: true,
-    extraHeaders: { ...options.headers, cookie: options.cookie, origin: options.origin },
-    auth: {
-      tabId: options.tabId,
-      ...(binding === null || binding === undefined ? {} : { binding }),
-    },
-    timeout: 10_000,
+  return connectSocketTestClient(origin, {
+    tabId: options.tabId,
+    cookie: options.cookie,
+    origin: options.origin,
+    headers: options.headers,
+    binding: binding ?? undefined,
   });
-  const received: { event: string; payload: unknown }[] = [];
-  const waiters: {
-    event: string;
-    match: (payload: unknown) => boolean;
-    resolve: (payload: unknown) => void;
-  }[] = [];
-  socket.onAny((event: string, payload: unknown) => {
-    received.push({ event, payload });
-    for (const waiter of [...waiters]) {
-      if (waiter.event === event && waiter.match(payload)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(payload);
-      }
-    }
-  });
-  const client: TestClient = {
-    socket,
-    received,
-    request: (event, payload) =>
-      socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload) as Promise<
-        Ack<ClientEventValues[typeof event]>
-      >,
-    async value(event, payload) {
-      const ack = await client.request(event, payload);
-      if (!ack.ok) throw Object.assign(new Error(ack.error.message), { wire: ack.error });
-      return ack.value;
-    },
-    next(event, match = () => true, timeoutMs = 15_000) {
-      const seen = received.find((entry) => entry.event === event && match(entry.payload as never));
-      if (seen) {
-        received.splice(received.indexOf(seen), 1);
-        return Promise.resolve(seen.payload as never);
-      }
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          event,
-          match: match as (payload: unknown) => boolean,
-          resolve: (payload: unknown) => {
-            clearTimeout(timer);
-            received.splice(
-              received.lastIndexOf(received.find((entry) => entry.payload === payload)!),
-              1,
-            );
-            resolve(payload as never);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`No "${event}" event within ${timeoutMs} ms.`));
-        }, timeoutMs);
-        waiters.push(waiter);
-      });
-    },
-    close: () => socket.close(),
-  };
-  return new Promise((resolve, reject) => {
-    socket.once("connect", () => resolve(client));
-    socket.once("connect_error", (error) => {
-      socket.close();
-      reject(error);
-    });
+}
+
+/** An app with one model tool (no view) that records which app answered. */
+export function clockApp(appName: string, toolName: string, calls: string[]): McpApp {
+  return new McpApp({
+    name: appName,
+    html: "<!doctype html><p>Clock</p>",
+    tools: [
+      {
+        name: toolName,
+        description: `Tells the time (${appName}).`,
+        view: false,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        handler: () => {
+          calls.push(`${appName}/${toolName}`);
+          return { content: [{ type: "text", text: `It is noon at ${appName}.` }] };
+        },
+      },
+    ],
   });
 }
 

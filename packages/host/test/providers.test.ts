@@ -14,9 +14,9 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { APP_CONTEXT_HEADER } from "../src/context/context-relay";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { McpApp } from "../src/sources/mcp-app";
 import { STOPPED_REPLY_MARK } from "../src/turns/history";
 import {
+  clockApp,
   exchange,
   greeterApp,
   openCard,
@@ -62,26 +62,6 @@ const providers: Provider[] = [
     }),
   },
 ];
-
-/** An app with one model tool that says which app answered. */
-function clockApp(appName: string, toolName: string, calls: string[]): McpApp {
-  return new McpApp({
-    name: appName,
-    html: "<!doctype html><p>Clock</p>",
-    tools: [
-      {
-        name: toolName,
-        description: `Tells the time (${appName}).`,
-        view: false,
-        annotations: { readOnlyHint: true, openWorldHint: false },
-        handler: () => {
-          calls.push(`${appName}/${toolName}`);
-          return { content: [{ type: "text", text: `It is noon at ${appName}.` }] };
-        },
-      },
-    ],
-  });
-}
 
 /** The texts of a request's user messages, as the stand-in read them. */
 function userTexts(request: RecordedRequest): string[] {
@@ -213,45 +193,57 @@ describe.each(providers)("$label on the wire", (provider) => {
     },
     { name: "HTTP 500", fault: { kind: "http", status: 500 }, expected: /internal error/ },
     { name: "a socket cut mid-stream", fault: { kind: "cut" }, expected: /broke/ },
-    { name: "a stream without its finish", fault: { kind: "no-finish" }, expected: /ended the reply before it was finished/ },
+    {
+      name: "a stream without its finish",
+      fault: { kind: "no-finish" },
+      expected: /ended the reply before it was finished/,
+    },
     { name: "a malformed chunk", fault: { kind: "malformed" }, expected: /could not read/ },
     { name: "an in-stream error event", fault: { kind: "stream-error" }, expected: /./ },
     { name: "a stall", fault: { kind: "stall" }, expected: /stopped answering/ },
   ];
 
-  it.each(faults)("ends the reply with a plain error on $name, and Retry answers it", async ({ fault, expected }) => {
-    const client = await start({ modelStallTimeout: 0.5 });
-    standIn.injectFault(fault);
-    const failed = await exchange(client, "chat-1", "Tell me a long story please");
-    expect(failed.reply.status).toBe("error");
-    expectPlainError(failed.reply.error, standIn.apiKey);
-    expect(failed.reply.error).toMatch(expected);
-    expect(failed.reply.retryable).toBeTypeOf("boolean");
+  it.each(faults)(
+    "ends the reply with a plain error on $name, and Retry answers it",
+    async ({ fault, expected }) => {
+      const client = await start({ modelStallTimeout: 0.5 });
+      standIn.injectFault(fault);
+      const failed = await exchange(client, "chat-1", "Tell me a long story please");
+      expect(failed.reply.status).toBe("error");
+      expectPlainError(failed.reply.error, standIn.apiKey);
+      expect(failed.reply.error).toMatch(expected);
+      expect(failed.reply.retryable).toBeTypeOf("boolean");
 
-    // Retry runs the turn again: no new message of the person's, a new complete reply.
-    const before = standIn.requests.length;
-    const retried = client.next(
-      "message:updated",
-      (payload) => payload.message.role === "assistant" && payload.message.status !== "streaming",
-    );
-    const ack = await client.value("turn:retry", { chatId: "chat-1", messageId: failed.reply.id });
-    const { message } = await retried;
-    expect(message.id).toBe(ack.messageId);
-    expect(message.status).toBe("complete");
-    const request = standIn.requests[before]!;
-    // The person's message is sent once, and the failed reply's partial text not at all.
-    expect(userTexts(request).filter((text) => text === "Tell me a long story please")).toHaveLength(1);
-    const partial = failed.text.trim();
-    if (partial.length > 0) expect(wireText(request)).not.toContain(partial);
-    const snapshot = await client.value("conversation:open", {
-      conversationId: message.conversationId,
-    });
-    expect(snapshot.messages.map((entry) => [entry.role, entry.status])).toEqual([
-      ["user", "complete"],
-      ["assistant", "error"],
-      ["assistant", "complete"],
-    ]);
-  });
+      // Retry runs the turn again: no new message of the person's, a new complete reply.
+      const before = standIn.requests.length;
+      const retried = client.next(
+        "message:updated",
+        (payload) => payload.message.role === "assistant" && payload.message.status !== "streaming",
+      );
+      const ack = await client.value("turn:retry", {
+        chatId: "chat-1",
+        messageId: failed.reply.id,
+      });
+      const { message } = await retried;
+      expect(message.id).toBe(ack.messageId);
+      expect(message.status).toBe("complete");
+      const request = standIn.requests[before]!;
+      // The person's message is sent once, and the failed reply's partial text not at all.
+      expect(
+        userTexts(request).filter((text) => text === "Tell me a long story please"),
+      ).toHaveLength(1);
+      const partial = failed.text.trim();
+      if (partial.length > 0) expect(wireText(request)).not.toContain(partial);
+      const snapshot = await client.value("conversation:open", {
+        conversationId: message.conversationId,
+      });
+      expect(snapshot.messages.map((entry) => [entry.role, entry.status])).toEqual([
+        ["user", "complete"],
+        ["assistant", "error"],
+        ["assistant", "complete"],
+      ]);
+    },
+  );
 
   it("closes the provider's connection on Stop, and tells the model next turn that it was stopped", async () => {
     const client = await start();

@@ -4,34 +4,13 @@
 // keeps the tool's own name and source.
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { McpApp } from "../src/sources/mcp-app";
-import { exchange, startHost, type TestHost } from "./harness";
+import { clockApp, exchange, startHost, type TestHost } from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
   await host?.close();
   host = null;
 });
-
-/** An app with one model tool named `name` that records which app answered. */
-function clockApp(appName: string, toolName: string, calls: string[]): McpApp {
-  return new McpApp({
-    name: appName,
-    html: "<!doctype html><p>Clock</p>",
-    tools: [
-      {
-        name: toolName,
-        description: `Tells the time (${appName}).`,
-        view: false,
-        annotations: { readOnlyHint: true, openWorldHint: false },
-        handler: () => {
-          calls.push(`${appName}/${toolName}`);
-          return { content: [{ type: "text", text: `It is noon at ${appName}.` }] };
-        },
-      },
-    ],
-  });
-}
 
 describe("tool names for models", () => {
   it("offers both tools of one name, each reaching its own source, and says so once", async () => {
@@ -56,7 +35,10 @@ describe("tool names for models", () => {
         source: "basic-react",
         renamed: expect.stringContaining("also offers a tool named") as unknown,
       }),
-      expect.objectContaining({ modelName: "basic-vanillajs__get-time", source: "basic-vanillajs" }),
+      expect.objectContaining({
+        modelName: "basic-vanillajs__get-time",
+        source: "basic-vanillajs",
+      }),
       expect.objectContaining({
         modelName: "files__files_read",
         name: "files.read",

@@ -225,7 +225,12 @@ export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
  * after the person said yes to it for the card's source; the browser sends the granted ones with
  * `card:attach`, and only those reach the sandbox's `allow` attribute.
  */
-export const pagePermissionNames = ["camera", "microphone", "geolocation", "clipboardWrite"] as const;
+export const pagePermissionNames = [
+  "camera",
+  "microphone",
+  "geolocation",
+  "clipboardWrite",
+] as const;
 
 /** One of {@link pagePermissionNames}. */
 export type PagePermissionName = (typeof pagePermissionNames)[number];

@@ -43,9 +43,9 @@ export function PermissionPrompt(props: PermissionPromptProps) {
         Let “{props.title}” use {list}?
       </h2>
       <p>
-        The app from <strong data-testid="permission-prompt-source">{props.source}</strong> asks
-        to use {list}. If you allow it, your browser may ask you too; the browser&apos;s question
-        names this chat host, not the app.
+        The app from <strong data-testid="permission-prompt-source">{props.source}</strong> asks to
+        use {list}. If you allow it, your browser may ask you too; the browser&apos;s question names
+        this chat host, not the app.
       </p>
       <p className="mch-card__muted">
         Your answer is kept in this browser for every card from {props.source}. The card&apos;s

@@ -9,9 +9,7 @@ describe("resultCutOf (issue 9, item 15)", () => {
     };
     const cut = resultCutOf(result);
     expect(cut).toEqual({ originalChars: 8_000_000, limit: 200_000 });
-    expect(cut === null ? "" : resultCutText(cut)).toBe(
-      "The result was cut to 200,000 characters",
-    );
+    expect(cut === null ? "" : resultCutText(cut)).toBe("The result was cut to 200,000 characters");
   });
 
   it("finds nothing in a whole result or a malformed note", () => {

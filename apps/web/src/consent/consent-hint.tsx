@@ -8,8 +8,7 @@ export function ConsentHint(props: { refusedPress: boolean }) {
   if (!props.refusedPress) return null;
   return (
     <p className="consent-hint" role="status" data-testid="consent-hint">
-      That press began before you could read this question, so it did nothing. Read it, then
-      choose.
+      That press began before you could read this question, so it did nothing. Read it, then choose.
     </p>
   );
 }

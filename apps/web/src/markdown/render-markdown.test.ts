@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { COPY_CODE_ATTRIBUTE, renderMarkdown } from "./render-markdown";
+import { COPY_CODE_ATTRIBUTE, LOCAL_LINK_ATTRIBUTE, renderMarkdown } from "./render-markdown";
 
 /** Parses rendered HTML into a detached element, to inspect what the page would get. */
 function fragment(markdown: string): HTMLElement {
@@ -77,5 +77,20 @@ describe("renderMarkdown", () => {
     const root = fragment('```"><img src=x onerror=alert(1)>\nx\n```');
     expect(root.querySelector("img")).toBeNull();
     expect(everyAttributeName(root).some((name) => name.startsWith("on"))).toBe(false);
+  });
+
+  it.each([
+    ["http://127.0.0.1:9000/export", "127.0.0.1:9000, an address on this computer"],
+    ["http://localhost:3000", "localhost:3000, an address on this computer"],
+    ["http://192.168.1.1/admin", "192.168.1.1, an address on your local network"],
+  ])("marks a link to %s so the page asks before opening it", (href, where) => {
+    const link = fragment(`[open](${href})`).querySelector("a");
+    expect(link?.getAttribute(LOCAL_LINK_ATTRIBUTE)).toBe(where);
+    expect(link?.getAttribute("href")).toBe(href);
+  });
+
+  it("leaves links to the web unmarked", () => {
+    const link = fragment("[docs](https://example.com/docs)").querySelector("a");
+    expect(link?.hasAttribute(LOCAL_LINK_ATTRIBUTE)).toBe(false);
   });
 });

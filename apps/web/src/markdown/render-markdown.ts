@@ -1,8 +1,16 @@
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked, type Tokens } from "marked";
+import { localAddressOf } from "../url/local-address";
 
 /** The attribute that marks a code block's copy button (the message view listens for clicks). */
 export const COPY_CODE_ATTRIBUTE = "data-copy-code";
+
+/**
+ * The attribute that marks a link to this computer or the local network, with the phrase that
+ * says where it goes: the message view asks the person before it opens such a link (the browser
+ * would send it the host's cookies, which ignore ports).
+ */
+export const LOCAL_LINK_ATTRIBUTE = "data-local-address";
 
 function escapeHtml(text: string): string {
   return text
@@ -54,6 +62,19 @@ const marked = new Marked({
   },
 });
 
+/** "127.0.0.1:9000, an address on this computer" for a local http(s) link, else null. */
+function localLinkOf(href: string | null): string | null {
+  if (href === null || !isWebUrl(href)) return null;
+  let url: URL;
+  try {
+    url = new URL(href, "https://invalid.example");
+  } catch {
+    return null;
+  }
+  const local = localAddressOf(url.hostname);
+  return local === null ? null : `${url.host}, ${local.description}`;
+}
+
 let purifier: DOMPurify | undefined;
 
 /** A DOMPurify instance of our own, so its hooks do not change anyone else's sanitising. */
@@ -64,6 +85,8 @@ function getPurifier(): DOMPurify {
     if (node.tagName === "A") {
       const href = node.getAttribute("href") ?? "";
       if (!isWebUrl(href) && !href.startsWith("mailto:")) node.removeAttribute("href");
+      const local = localLinkOf(node.getAttribute("href"));
+      if (local !== null) node.setAttribute(LOCAL_LINK_ATTRIBUTE, local);
       node.setAttribute("target", "_blank");
       node.setAttribute("rel", "noopener noreferrer");
     }

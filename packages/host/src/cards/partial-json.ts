@@ -23,8 +23,7 @@ const TRAILING_NUMBER = /[-+.eE\d]+$/;
  */
 export function parsePartialJson(text: string): unknown {
   const trailing = TRAILING_NUMBER.exec(text)?.[0] ?? "";
-  const allow =
-    Allow.STR | Allow.OBJ | Allow.ARR | (WHOLE_NUMBER.test(trailing) ? Allow.NUM : 0);
+  const allow = Allow.STR | Allow.OBJ | Allow.ARR | (WHOLE_NUMBER.test(trailing) ? Allow.NUM : 0);
   try {
     return parse(text, allow) as unknown;
   } catch {

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Request, Response } from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { toWireError } from "../errors/to-wire-error";
+import { HostError } from "../host-error";
 import { createHttpLayer } from "./http-layer";
 import { HttpLayerError } from "./http-layer-error";
 import { sessionOf } from "./require-auth";
@@ -135,6 +137,38 @@ describe("signed in", () => {
     });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: { code: string } }).error.code).toBe("too_large");
+  });
+
+  it("answers a route's failure through the given error mapping, else as internal", async () => {
+    const { logger, lines } = memoryLogger();
+    const mapped = await startLayer(cleanups, { logger, toWireError });
+    const plain = await startLayer(cleanups, { logger });
+    for (const started of [mapped, plain]) {
+      started.layer.routes.get("/api/gone", () => {
+        throw new HostError("not_found", "That conversation doesn't exist, or isn't yours.");
+      });
+    }
+    const answer = async (started: typeof mapped) => {
+      const { headers } = await signIn(started);
+      const response = await fetch(`${started.origin}/api/gone`, { headers });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    expect(await answer(mapped)).toEqual({
+      status: 404,
+      body: {
+        ok: false,
+        error: {
+          code: "not_found",
+          message: "That conversation doesn't exist, or isn't yours.",
+          retryable: false,
+        },
+      },
+    });
+    const unmapped = await answer(plain);
+    expect(unmapped.status).toBe(500);
+    expect(unmapped.body).toMatchObject({ ok: false, error: { code: "internal" } });
+    expect(JSON.stringify(unmapped.body)).not.toContain("isn't yours");
+    expect(lines.filter((line) => line.msg === "An HTTP route failed.")).toHaveLength(1);
   });
 
   it("answers an unknown API path with 404 JSON", async () => {

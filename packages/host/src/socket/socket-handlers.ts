@@ -30,12 +30,11 @@ export function bindSessionEvents(
       session: HostSession,
     ) => ClientEventValues[E] | Promise<ClientEventValues[E]>,
   ) =>
-    handleClientEvent(
-      socket,
-      event,
-      async (payload) => handler(payload, await sessionReady),
-      { logger, maxBytes: options.maxBytes, toWireError },
-    );
+    handleClientEvent(socket, event, async (payload) => handler(payload, await sessionReady), {
+      logger,
+      maxBytes: options.maxBytes,
+      toWireError,
+    });
   on("session:hello", async (payload, session) => {
     const snapshot = await session.hello(payload.conversationId);
     // A tab that was away when an app asked the person gets the pending questions again, after

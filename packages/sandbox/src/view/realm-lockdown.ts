@@ -16,17 +16,22 @@
 //    nodes), when their `contentWindow`/`contentDocument` is read, and on every load. A `srcdoc`
 //    attribute (the one way left to put a same-origin document with scripts in a child frame;
 //    `frame-src` refuses `blob:`, `data:`, the view's own origin and anything undeclared) is
-//    removed before the frame navigates: from nodes about to be inserted, from markup written
-//    with `document.write`, and, for an attribute set on a frame already in the page, by a
-//    MutationObserver, which always runs before the frame's navigation can commit.
+//    removed before the frame navigates: from nodes about to be inserted (open shadow roots and
+//    template contents included), from every frame's element after each insertion, on every
+//    attribute write (`setAttribute*`, `Attr` values; the `srcdoc` property refuses outright),
+//    from markup written with `document.write` (refused when it holds a srcdoc frame), and by a
+//    MutationObserver on the document and on every shadow root made with `attachShadow`, which
+//    always runs before the frame's navigation can commit.
 // 4. `window.open` results are locked when they are same-origin (the host never grants popups).
 
 /** Prefix of the console warnings the lockdown writes, so developers see why something failed. */
 export const lockdownWarningPrefix = "mcp-chat-host sandbox:";
 
 /**
- * The text of a JavaScript function expression `function (win) { ... }` that locks a window's
- * realm as described above; the view loader applies it to its own window first.
+ * The text of a JavaScript function expression `function lockRealm(window)` that locks a
+ * window's realm as described above and returns `{ prepare(html) }`, which removes srcdoc from the
+ * frames of the view's page before the loader writes it; the loader applies it to its own window
+ * first.
  */
 export const realmLockdownSource = `function lockRealm(rootWindow) {
   "use strict";
@@ -79,15 +84,26 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
     }
   }
 
+  // Every frame element under a node, in its light tree, in open shadow roots and in template
+  // contents (a declarative shadow root's markup), up to maximumFrames.
+  function framesUnder(node, found) {
+    if (!node || typeof node.querySelectorAll !== "function" || found.length >= maximumFrames) return found;
+    var elements = node.querySelectorAll("iframe, frame, template, *");
+    for (var index = 0; index < elements.length && found.length < maximumFrames; index++) {
+      var element = elements[index];
+      var tag = String(element.tagName || "").toUpperCase();
+      if (tag === "IFRAME" || tag === "FRAME") found.push(element);
+      else if (tag === "TEMPLATE" && element.content) framesUnder(element.content, found);
+      if (element.shadowRoot) framesUnder(element.shadowRoot, found);
+    }
+    return found;
+  }
+
   function stripTree(node) {
     if (!node || typeof node !== "object") return;
     stripFrameElement(node);
-    if (typeof node.querySelectorAll === "function") {
-      var frames = node.querySelectorAll("iframe, frame");
-      for (var index = 0; index < frames.length && index < maximumFrames; index++) {
-        stripFrameElement(frames[index]);
-      }
-    }
+    var frames = framesUnder(node, []);
+    for (var index = 0; index < frames.length; index++) stripFrameElement(frames[index]);
   }
 
   // Whether markup would create a frame with srcdoc, parsed where nothing runs or loads.
@@ -95,7 +111,9 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
     try {
       var probe = doc.createElement("template");
       probe.innerHTML = text;
-      return probe.content.querySelector("iframe[srcdoc], frame[srcdoc]") !== null;
+      return framesUnder(probe.content, []).some(function (frame) {
+        return frame.hasAttribute("srcdoc");
+      });
     } catch (_error) {
       return true; // cannot tell: treat it as the case to refuse
     }
@@ -112,8 +130,10 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
       var child;
       try {
         child = win[index];
+        // The frame's element, wherever it is (a shadow root too): no srcdoc may stay on it.
+        stripFrameElement(child.frameElement);
       } catch (_error) {
-        continue;
+        continue; // another origin: not ours, and unreachable from the view
       }
       lockWindow(child);
     }
@@ -150,19 +170,114 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
       if (!descriptor || typeof descriptor.value !== "function") return;
       var original = descriptor.value;
       var wrapped = function () {
-        for (var index = 0; index < arguments.length; index++) stripTree(arguments[index]);
+        // A frame navigates once it is connected: strip what this call connects (a detached
+        // parent is stripped when it is itself connected, so big trees are walked once).
+        if (!this || this.isConnected !== false) {
+          for (var index = 0; index < arguments.length; index++) stripTree(arguments[index]);
+        }
         try {
           return original.apply(this, arguments);
         } finally {
           lockFrames(win);
         }
       };
+      keepName(wrapped, original);
       Object.defineProperty(prototype, name, {
         value: wrapped,
         writable: descriptor.writable,
         enumerable: descriptor.enumerable,
         configurable: descriptor.configurable
       });
+    });
+  }
+
+  function keepName(wrapped, original) {
+    try {
+      Object.defineProperty(wrapped, "name", { value: original.name });
+      Object.defineProperty(wrapped, "length", { value: original.length });
+    } catch (_error) {
+      // Names are cosmetic.
+    }
+  }
+
+  // Attribute changes on a frame already in the page: strip srcdoc at once, before the browser can
+  // start its navigation (the MutationObserver does not see into shadow roots).
+  function wrapAttributeWrites(win) {
+    var elementPrototype = win.Element && win.Element.prototype;
+    if (elementPrototype) {
+      ["setAttribute", "setAttributeNS", "toggleAttribute", "setAttributeNode", "setAttributeNodeNS"].forEach(function (name) {
+        var descriptor = Object.getOwnPropertyDescriptor(elementPrototype, name);
+        if (!descriptor || typeof descriptor.value !== "function") return;
+        var original = descriptor.value;
+        var wrapped = function () {
+          try {
+            return original.apply(this, arguments);
+          } finally {
+            stripFrameElement(this);
+          }
+        };
+        keepName(wrapped, original);
+        Object.defineProperty(elementPrototype, name, {
+          value: wrapped,
+          writable: descriptor.writable,
+          enumerable: descriptor.enumerable,
+          configurable: descriptor.configurable
+        });
+      });
+    }
+    var attrPrototype = win.Attr && win.Attr.prototype;
+    if (attrPrototype) {
+      ["value", "nodeValue", "textContent"].forEach(function (name) {
+        var descriptor = Object.getOwnPropertyDescriptor(attrPrototype, name) ||
+          (win.Node && Object.getOwnPropertyDescriptor(win.Node.prototype, name));
+        if (!descriptor || typeof descriptor.set !== "function") return;
+        var set = descriptor.set;
+        Object.defineProperty(attrPrototype, name, {
+          get: descriptor.get,
+          set: function (value) {
+            try {
+              set.call(this, value);
+            } finally {
+              if (this && this.ownerElement) stripFrameElement(this.ownerElement);
+            }
+          },
+          enumerable: descriptor.enumerable,
+          configurable: true
+        });
+      });
+    }
+    var framePrototype = win.HTMLIFrameElement && win.HTMLIFrameElement.prototype;
+    var srcdoc = framePrototype && Object.getOwnPropertyDescriptor(framePrototype, "srcdoc");
+    if (srcdoc && typeof srcdoc.set === "function") {
+      Object.defineProperty(framePrototype, "srcdoc", {
+        get: srcdoc.get,
+        set: function () {
+          warn("refused the srcdoc of a frame in the app's view; frames may load only the app's declared frameDomains.");
+        },
+        enumerable: srcdoc.enumerable,
+        configurable: srcdoc.configurable
+      });
+    }
+  }
+
+  // A shadow root is a tree of its own: watch it like the document.
+  function wrapAttachShadow(win) {
+    var elementPrototype = win.Element && win.Element.prototype;
+    var descriptor = elementPrototype && Object.getOwnPropertyDescriptor(elementPrototype, "attachShadow");
+    if (!descriptor || typeof descriptor.value !== "function") return;
+    var original = descriptor.value;
+    var wrapped = function () {
+      var root = original.apply(this, arguments);
+      watchDocument(win, root);
+      observeDocument(win, root);
+      return root;
+    };
+    keepName(wrapped, original);
+    Object.defineProperty(elementPrototype, "attachShadow", {
+      value: wrapped,
+      writable: descriptor.writable,
+      enumerable: descriptor.enumerable,
+      configurable: descriptor.configurable
     });
   }
 
@@ -289,6 +404,8 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
     wrapSetters(win.Element && win.Element.prototype, ["innerHTML", "outerHTML"], win);
     wrapSetters(win.ShadowRoot && win.ShadowRoot.prototype, ["innerHTML"], win);
     wrapFrameGetters(win.HTMLIFrameElement && win.HTMLIFrameElement.prototype);
+    wrapAttributeWrites(win);
+    wrapAttachShadow(win);
     wrapFrameGetters(win.HTMLFrameElement && win.HTMLFrameElement.prototype);
     var documentPrototype = win.Document && win.Document.prototype;
     wrapWrites(documentPrototype, win);

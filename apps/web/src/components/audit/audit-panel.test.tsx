@@ -76,7 +76,11 @@ describe("AuditPanel", () => {
     );
     expect(socket.sent("audit:list")).toEqual([{ conversationId: "conv-1" }]);
     const rows = allByTestId(view.container, "audit-entry");
-    expect(rows.map((row) => row.dataset.tool)).toEqual(["delete-note", "save-notes", "list-tasks"]);
+    expect(rows.map((row) => row.dataset.tool)).toEqual([
+      "delete-note",
+      "save-notes",
+      "list-tasks",
+    ]);
     expect(byTestId(rows[0] ?? view.container, "audit-source").textContent).toBe("Notes (notes)");
     expect(byTestId(rows[0] ?? view.container, "audit-verdict").textContent).toContain(
       "refused: The person refused: not now",

@@ -35,7 +35,8 @@ export function AppMessageNotes(props: { chatId: string }) {
             <strong data-testid="composer-suggestion-app">
               {suggestion.title} ({suggestion.source})
             </strong>
-            , a message it wrote for you: <q className="app-message-preview">{preview(suggestion.text)}</q>
+            , a message it wrote for you:{" "}
+            <q className="app-message-preview">{preview(suggestion.text)}</q>
           </span>
           <span className="app-message-actions">
             <button

@@ -147,7 +147,9 @@ describe("Composer", () => {
   it("never replaces what the person typed: the app's text waits as a suggestion", async () => {
     const { input } = await mount();
     await typeInto(input, "my own words");
-    await act0(() => useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes));
+    await act0(() =>
+      useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes),
+    );
     expect(input.value).toBe("my own words");
     expect(byTestId(view.container, "composer-suggestion-app").textContent).toBe(
       "Notes (notes-server)",
@@ -163,7 +165,9 @@ describe("Composer", () => {
   it("keeps an app's text out of an empty box the person is typing in", async () => {
     const { input } = await mount();
     await act0(() => input.focus());
-    await act0(() => useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes));
+    await act0(() =>
+      useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes),
+    );
     expect(input.value).toBe("");
     expect(document.activeElement).toBe(input);
     // Enter in the box sends nothing: the text is not in it.

@@ -1,5 +1,25 @@
 import { type MouseEvent, useMemo } from "react";
-import { COPY_CODE_ATTRIBUTE, renderMarkdown } from "../../markdown/render-markdown";
+import {
+  COPY_CODE_ATTRIBUTE,
+  LOCAL_LINK_ATTRIBUTE,
+  renderMarkdown,
+} from "../../markdown/render-markdown";
+
+/**
+ * A link to this computer or the local network opens only after the person says yes: such a
+ * page is a service nobody vetted for the open web, and it would get the host's cookies.
+ */
+function onLocalLinkClick(event: MouseEvent<HTMLDivElement>): boolean {
+  const target = event.target;
+  if (!(target instanceof Element)) return false;
+  const link = target.closest<HTMLAnchorElement>(`a[${LOCAL_LINK_ATTRIBUTE}]`);
+  if (link === null) return false;
+  event.preventDefault();
+  const where = link.getAttribute(LOCAL_LINK_ATTRIBUTE) ?? "a local address";
+  const question = `This link goes to ${where}, not to a site on the web. Open it anyway?`;
+  if (window.confirm(question)) window.open(link.href, "_blank", "noopener,noreferrer");
+  return true;
+}
 
 /** Copies a code block's text when its Copy button is clicked (one listener for all blocks). */
 function onCopyClick(event: MouseEvent<HTMLDivElement>): void {
@@ -32,7 +52,9 @@ export function MarkdownView(props: { text: string; className?: string }) {
   return (
     <div
       className={props.className ?? "markdown"}
-      onClick={onCopyClick}
+      onClick={(event) => {
+        if (!onLocalLinkClick(event)) onCopyClick(event);
+      }}
       // The HTML went through DOMPurify in renderMarkdown; nothing else reaches this.
       dangerouslySetInnerHTML={{ __html: html }}
     />

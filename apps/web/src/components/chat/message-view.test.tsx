@@ -43,6 +43,20 @@ describe("MessageView", () => {
     expect(reply.querySelector("img")).toBeNull();
   });
 
+  it("says which app wrote a message it sent as the person (issue 9, item 3)", async () => {
+    const fromApp = { instanceId: "card-1", source: "notes", title: "Notes" };
+    view = await render(
+      <>
+        <MessageView message={{ ...chatMessage("u1", { role: "user", text: "Hi" }), fromApp }} />
+        <MessageView message={chatMessage("u2", { role: "user", text: "Mine" })} />
+      </>,
+      new FakeSocket(),
+    );
+    expect(allByTestId(view.container, "message-from-app").map((note) => note.textContent)).toEqual(
+      ["Written by the app Notes (notes) and sent as yours"],
+    );
+  });
+
   it("copies a code block's text with its Copy button", async () => {
     const writeText = vi.fn<(text: string) => Promise<void>>(() => Promise.resolve());
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });

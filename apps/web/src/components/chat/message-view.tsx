@@ -96,6 +96,13 @@ export function MessageView(props: { message: ChatMessage }) {
       data-message-id={message.id}
     >
       <h3 className="visually-hidden">{isAssistant ? "Reply" : "You said"}</h3>
+      {message.fromApp !== undefined ? (
+        // Issue 9, item 3: an app's message sent as the person's says which app wrote it.
+        <p className="message-from-app" data-testid="message-from-app">
+          Written by the app <strong>{message.fromApp.title}</strong> ({message.fromApp.source}) and
+          sent as yours
+        </p>
+      ) : null}
       <div
         className="message-body"
         data-testid={isAssistant ? "message-assistant" : "message-user"}

@@ -1,0 +1,11 @@
+/**
+ * Test plumbing of `@mcp-chat-host/host`, for the tests and benchmarks of this repository
+ * (`@mcp-chat-host/host/testing`): a socket.io client that speaks the wire contract as the host
+ * page does. It needs `socket.io-client` installed by the caller (a devDependency here).
+ */
+export {
+  connectSocketTestClient,
+  SocketRequestError,
+  type SocketTestClient,
+  type SocketTestClientOptions,
+} from "./socket-test-client";
