@@ -1,8 +1,5 @@
-import { useId, useRef } from "react";
-import { HostDialog } from "../components/common/host-dialog";
 import type { ConsentArmingOptions } from "../consent/consent-arming";
-import { ConsentHint } from "../consent/consent-hint";
-import { useConsentArming } from "../consent/use-consent-arming";
+import { ConsentQuestion } from "../consent/consent-question";
 import type { PendingDisplayRequest } from "./card-store";
 
 /** Props of {@link DisplayModePrompt}. */
@@ -23,50 +20,22 @@ export interface DisplayModePromptProps {
  * @returns the dialog, in the top layer.
  */
 export function DisplayModePrompt(props: DisplayModePromptProps) {
-  const { request } = props;
-  const dialog = useRef<HTMLDivElement>(null);
-  const consent = useConsentArming(dialog, props.arming);
-  const headingId = useId();
   return (
-    <HostDialog
-      dialogRef={dialog}
-      className="mch-card__dialog"
-      role="alertdialog"
-      labelledBy={headingId}
+    <ConsentQuestion
       testId="display-mode-prompt"
-      onEscape={() => request.answer(false)}
-      attributes={{ "data-armed": String(consent.armed) }}
+      heading={<>Show “{props.title}” in full screen?</>}
+      refuseLabel="Keep it here"
+      allowLabel="Full screen"
+      refuseTestId="display-mode-refuse"
+      allowTestId="display-mode-allow"
+      onAnswer={(allowed) => props.request.answer(allowed)}
+      arming={props.arming}
     >
-      <h2 id={headingId} className="mch-card__dialog-title">
-        Show “{props.title}” in full screen?
-      </h2>
       <p>
         The app from <strong>{props.source}</strong> asks to fill the window. In full screen the
         host keeps a bar at the top with the app&apos;s name and an Exit button, and the composer at
         the bottom.
       </p>
-      <ConsentHint refusedPress={consent.refusedPress} />
-      <div className="mch-card__dialog-actions">
-        <button
-          type="button"
-          className="mch-card__button"
-          data-testid="display-mode-refuse"
-          onClick={() => request.answer(false)}
-        >
-          Keep it here
-        </button>
-        <button
-          type="button"
-          className="mch-card__button mch-card__button--primary"
-          data-testid="display-mode-allow"
-          aria-disabled={consent.armed ? undefined : true}
-          onClick={() => {
-            if (consent.activate()) request.answer(true);
-          }}
-        >
-          Full screen
-        </button>
-      </div>
-    </HostDialog>
+    </ConsentQuestion>
   );
 }

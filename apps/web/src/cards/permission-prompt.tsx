@@ -1,9 +1,6 @@
-import { useId, useRef } from "react";
-import { HostDialog } from "../components/common/host-dialog";
 import type { ConsentArmingOptions } from "../consent/consent-arming";
-import { ConsentHint } from "../consent/consent-hint";
+import { ConsentQuestion } from "../consent/consent-question";
 import { permissionList } from "../consent/permission-names";
-import { useConsentArming } from "../consent/use-consent-arming";
 import type { PendingPermissionRequest } from "./card-store";
 
 /** Props of {@link PermissionPrompt}. */
@@ -24,24 +21,22 @@ export interface PermissionPromptProps {
  * @returns the dialog, in the top layer.
  */
 export function PermissionPrompt(props: PermissionPromptProps) {
-  const { request } = props;
-  const dialog = useRef<HTMLDivElement>(null);
-  const consent = useConsentArming(dialog, props.arming);
-  const headingId = useId();
-  const list = permissionList(request.permissions);
+  const list = permissionList(props.request.permissions);
   return (
-    <HostDialog
-      dialogRef={dialog}
-      className="mch-card__dialog"
-      role="alertdialog"
-      labelledBy={headingId}
+    <ConsentQuestion
       testId="permission-prompt"
-      onEscape={() => request.answer(false)}
-      attributes={{ "data-armed": String(consent.armed) }}
+      heading={
+        <>
+          Let “{props.title}” use {list}?
+        </>
+      }
+      refuseLabel="Don't allow"
+      allowLabel="Allow"
+      refuseTestId="permission-refuse"
+      allowTestId="permission-allow"
+      onAnswer={(allowed) => props.request.answer(allowed)}
+      arming={props.arming}
     >
-      <h2 id={headingId} className="mch-card__dialog-title">
-        Let “{props.title}” use {list}?
-      </h2>
       <p>
         The app from <strong data-testid="permission-prompt-source">{props.source}</strong> asks to
         use {list}. If you allow it, your browser may ask you too; the browser&apos;s question names
@@ -51,28 +46,6 @@ export function PermissionPrompt(props: PermissionPromptProps) {
         Your answer is kept in this browser for every card from {props.source}. The card&apos;s
         permission button shows it and lets you change it.
       </p>
-      <ConsentHint refusedPress={consent.refusedPress} />
-      <div className="mch-card__dialog-actions">
-        <button
-          type="button"
-          className="mch-card__button"
-          data-testid="permission-refuse"
-          onClick={() => request.answer(false)}
-        >
-          Don&apos;t allow
-        </button>
-        <button
-          type="button"
-          className="mch-card__button mch-card__button--primary"
-          data-testid="permission-allow"
-          aria-disabled={consent.armed ? undefined : true}
-          onClick={() => {
-            if (consent.activate()) request.answer(true);
-          }}
-        >
-          Allow
-        </button>
-      </div>
-    </HostDialog>
+    </ConsentQuestion>
   );
 }

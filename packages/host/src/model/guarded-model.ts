@@ -124,6 +124,9 @@ function watchedStream(
   onUsage: ((usage: LanguageModelV3Usage) => void) | undefined,
 ): ReadableStream<LanguageModelV3StreamPart> {
   const reader = source.getReader();
+  // A stall cancels the source, which settles a pending read (one listener per request, not a
+  // race per chunk, so a long reply keeps no handler per chunk).
+  watch.stalled.catch(() => reader.cancel(watch.error).catch(() => {}));
   return new ReadableStream<LanguageModelV3StreamPart>({
     async pull(controller) {
       // Raw chunks were asked for only to keep the watch fed; skip them unless the caller wants
@@ -132,13 +135,17 @@ function watchedStream(
         watch.arm();
         let next: Awaited<ReturnType<typeof reader.read>>;
         try {
-          next = await Promise.race([reader.read(), watch.stalled]);
+          next = await reader.read();
         } catch (error) {
           reader.cancel().catch(() => {});
           controller.error(watch.error ?? error);
           return;
         } finally {
           watch.disarm();
+        }
+        if (watch.error !== undefined) {
+          controller.error(watch.error);
+          return;
         }
         if (next.done) {
           controller.close();

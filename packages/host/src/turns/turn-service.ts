@@ -389,7 +389,8 @@ export class TurnService {
       result.status === "complete" ? "complete" : result.status === "stopped" ? "stopped" : "error";
     const error =
       result.status === "error"
-        ? (result.failure?.message ?? `The reply failed: ${messageOf(result.error)}`)
+        ? (result.failure?.message ??
+          "The reply failed; try again, and if it keeps failing, check the server's log.")
         : undefined;
     // Cards whose call never ran (stopped while the model wrote its arguments, or arguments that
     // could not be read) would otherwise wait for a result forever.
