@@ -2,6 +2,7 @@
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import globals from "globals";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -37,6 +38,16 @@ export default tseslint.config(
   {
     files: ["apps/web/**/*.{ts,tsx}", "packages/sandbox/src/proxy/**/*.ts"],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // React's rules of hooks and the compiler's checks; a missing dependency is an error, so a
+    // deliberate list needs a disable comment that says why (or, better, useEffectEvent).
+    files: ["apps/web/**/*.{ts,tsx}"],
+    ...reactHooks.configs.flat.recommended,
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      "react-hooks/exhaustive-deps": "error",
+    },
   },
   {
     // Command-line entry points and scripts print to the terminal on purpose.

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { BenchFailure, type BenchModule, type BenchResult } from "./lib/bench-result";
 import { benchDirectory } from "./lib/paths";
 import {
@@ -24,6 +25,9 @@ const BENCHMARKS = [
   "restore",
   "first-card",
   "start-and-idle",
+  "many-sessions-cluster",
+  "store-throughput",
+  "view-transfer",
 ] as const;
 
 /** A backstop per benchmark; each bounds its own waits well within it. */
@@ -105,7 +109,7 @@ async function main(): Promise<number> {
       process.stdout.write(formatTable(produced));
       console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (error instanceof BenchFailure && error.results.length > 0) {
         results.push(...error.results);
         process.stdout.write(formatTable(error.results));

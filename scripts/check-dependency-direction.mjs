@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Checks that imports between our workspaces point one way (DESIGN section 2):
 //   apps -> packages; host -> connection -> protocol; web -> protocol (and sandbox's types);
-//   sandbox, protocol and testing import nothing of ours; no cycles. Any workspace may use the
-//   test helpers (testing) as a devDependency, from its test files only.
-// It reads both what each package.json declares and what each source file imports, including
-// relative paths that climb out of their own workspace.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+//   sandbox and the test helpers (testing) import protocol at most, and protocol nothing of ours;
+//   no cycles. Any workspace may use testing as a devDependency, from its test files only.
+// It reads both what each package.json declares and what each source file imports (parsed by the
+// TypeScript compiler, type-only imports included), including relative paths that climb out of
+// their own workspace. Circles between files inside a workspace are check-import-cycles.mjs's job.
+import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { collectImports, sourceFiles } from "./lib/import-graph.mjs";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
@@ -27,7 +29,9 @@ const allowed = {
     "@mcp-chat-host/protocol",
     "@mcp-chat-host/sandbox",
   ],
-  "@mcp-chat-host/testing": [],
+  "@mcp-chat-host/testing": ["@mcp-chat-host/protocol"],
+  // The npm package bundles the server's command line and the web app's build; nothing imports it.
+  "mcp-chat-host": ["@mcp-chat-host/server", "@mcp-chat-host/web"],
   // Test and measurement harnesses sit above everything.
   "@mcp-chat-host/e2e": "*",
   "@mcp-chat-host/bench": "*",
@@ -55,26 +59,12 @@ for (const pattern of rootManifest.workspaces) {
 const byName = new Map(workspaces.map((workspace) => [workspace.name, workspace]));
 const problems = [];
 
-function sourceFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir)) {
-    if (["node_modules", "dist", ".turbo", "test-results", "artifacts"].includes(entry)) continue;
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(m?[jt]sx?)$/.test(entry)) out.push(path);
-  }
-  return out;
-}
-
 function workspaceOf(path) {
   const rel = relative(root, path).split(sep).join("/");
   return workspaces.find(
     (workspace) => rel === workspace.dir || rel.startsWith(`${workspace.dir}/`),
   );
 }
-
-const importPattern =
-  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g;
 
 const edges = new Map(workspaces.map((workspace) => [workspace.name, new Set()]));
 for (const workspace of workspaces) {
@@ -106,8 +96,7 @@ for (const workspace of workspaces) {
   }
   for (const file of sourceFiles(join(root, workspace.dir))) {
     const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(importPattern)) {
-      const specifier = match[1] ?? match[2] ?? match[3];
+    for (const { specifier } of collectImports(file, text)) {
       let target;
       if (specifier.startsWith("@mcp-chat-host/")) {
         target = byName.get(specifier.split("/").slice(0, 2).join("/"));

@@ -4,7 +4,7 @@
 // run and interleaved, builds the same text by hand from the five reports already picked: the
 // floor of any implementation.
 import { APP_CONTEXT_HEADER, buildAppContext, createHostServer } from "@mcp-chat-host/host";
-import type { HostSession } from "@mcp-chat-host/host";
+import type { HostServer } from "@mcp-chat-host/host";
 import { pino } from "pino";
 import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
 import { interleaveTimings, ratio, summarize } from "../lib/stats";
@@ -18,8 +18,10 @@ const MAX_REPORTS = 5;
 const MAX_REPORT_CHARACTERS = 2_000;
 const CHAT = "chat-1";
 
-type LiveCard = Parameters<HostSession["cards"]["add"]>[0];
-type ReportParams = Parameters<HostSession["cardService"]["updateContext"]>[1];
+/** The engine's session of a tab, as the server's registry holds it (cards and services inside). */
+type EngineSession = Awaited<ReturnType<HostServer["sessions"]["obtain"]>>;
+type LiveCard = Parameters<EngineSession["context"]["cards"]["add"]>[0];
+type ReportParams = Parameters<EngineSession["cardService"]["updateContext"]>[1];
 
 /** A card's id, as the engine writes them (`host-` and 16 characters). */
 function instanceId(index: number): string {
@@ -78,7 +80,7 @@ function reportTextOf(report: ReportParams): string {
 }
 
 /** Fills a fresh session with `count` open cards of one chat, each reporting once, shuffled. */
-function fillSession(session: HostSession, count: number): number[] {
+function fillSession(session: EngineSession, count: number): number[] {
   for (let index = 0; index < count; index += 1) {
     const card: LiveCard = {
       descriptor: {
@@ -102,7 +104,7 @@ function fillSession(session: HostSession, count: number): number[] {
       generation: 0,
       opening: null,
     };
-    session.cards.add(card);
+    session.context.cards.add(card);
   }
   const order = shuffled(count);
   // Reported through the engine's own entry point (what `card:update-context` calls).
@@ -111,7 +113,7 @@ function fillSession(session: HostSession, count: number): number[] {
 }
 
 async function measureSize(
-  session: HostSession,
+  session: EngineSession,
   count: number,
   quick: boolean,
 ): Promise<BenchResult> {
@@ -131,7 +133,7 @@ async function measureSize(
           `<app-context app="${block.title}" id="${block.id}">\n${block.text}\n</app-context>`,
       ),
     ].join("\n\n");
-  const mapped = session.cards.contextCards((owner) => owner);
+  const mapped = session.context.cards.contextCards((owner) => owner);
   const engine = () => session.contextFor(CHAT);
   const relayOnly = () => buildAppContext(mapped, CHAT);
 

@@ -8,6 +8,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { benchApp, SHOW_TOOL, TICK_TOOL } from "../lib/bench-app";
 import { connectBenchClient, type BenchClient } from "../lib/bench-client";
 import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
@@ -60,7 +61,8 @@ class CallLog {
   }
 }
 
-function isTick(result: unknown): boolean {
+/** Whether a `card:call-tool` answer is the bench app's tick result. */
+export function isTick(result: unknown): boolean {
   const content = (result as { content?: { text?: unknown }[] } | null)?.content;
   return typeof content?.[0]?.text === "string" && content[0].text.startsWith("tick ");
 }
@@ -95,7 +97,7 @@ async function openSession(origin: string, person: string): Promise<OpenSession>
 }
 
 /** Opens `count` sessions, `OPEN_CONCURRENCY` at a time; on a failure closes them all and throws. */
-async function openSessions(origin: string, count: number, prefix: string) {
+export async function openSessions(origin: string, count: number, prefix: string) {
   const sessions: OpenSession[] = [];
   let next = 0;
   const worker = async () => {
@@ -320,7 +322,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
     try {
       results.push(await measureSize(count, plan));
     } catch (error) {
-      failures.push(`${count} sessions: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(`${count} sessions: ${errorMessage(error)}`);
     }
   }
   if (failures.length > 0) throw new BenchFailure(failures.join("\n"), results);

@@ -1,17 +1,22 @@
 // Benchmark 4: a saved conversation with 200 cards (Notes, an example app; also 50, and 5 in quick
-// mode) reopened in Chromium.
-// Measured from the page's navigation start to the moment the last card's view said
-// `initialized` (the card's `data-status` becomes `ready`, seen by a MutationObserver in the page),
+// mode) reopened in Chromium. The page keeps at most 12 card views live (the default of
+// `host.liveViews`), those near the visible part of the list; the others show a light stand-in.
+// Measured from the page's navigation start: when the first view said `initialized` (the card's
+// `data-status` becomes `ready`, seen by a MutationObserver in the page), and when every card in
+// the visible part of the list was live and ready; the most card frames the page held at once;
 // and the tool calls the servers saw meanwhile, which must be none: a restore re-reads each page
 // and hands it the saved input and result. The conversation is written straight into the SQLite
-// store before the host starts. Baseline, interleaved in the same run: the same number of Notes
-// views loaded at once into bare sandboxed iframes with an AppBridge each (no proxy, no socket).
+// store before the host starts. Then, in a browser of its own, the tab's memory once every card
+// settled (fixtures/tab-memory.ts). Baseline, interleaved in the same run: the same number of
+// Notes views loaded at once into bare sandboxed iframes with an AppBridge each (no proxy, no
+// socket, no cap), which is what every view live at once costs.
 import { rmSync } from "node:fs";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { notesApp } from "@mcp-chat-host/server/examples";
 import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
 import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { launchChromium } from "../lib/browser";
+import { mebibytes } from "../lib/process-stats";
 import { startBarePageServer, type BarePageServer } from "../fixtures/bare-page-server";
 import {
   countedSource,
@@ -21,117 +26,24 @@ import {
   totalCalls,
   type ToolCallCounts,
 } from "../fixtures/bench-host";
+import type { RestoreProgress } from "../fixtures/restore-watch";
+import {
+  bareTabMemory,
+  hostTabMemory,
+  reopen,
+  signedInContext,
+  type BarePageGlobal,
+  type BareViews,
+} from "../fixtures/restore-tab";
 import { writeSavedConversation } from "../fixtures/saved-conversation";
+import type { TabMemory } from "../fixtures/tab-memory";
 
 const LABELS = {
-  bare: "bare iframes + AppBridge (baseline)",
-  host: "host: reopen → every view initialized",
+  bare: "bare iframes + AppBridge, every view (baseline)",
+  host: "host: reopen → the cards in view live",
+  bareMemory: "bare iframes + AppBridge, every view (baseline)",
+  hostMemory: "host: reopened, settled",
 } as const;
-
-/** What the page's observer records (times in ms since the page's navigation start). */
-interface RestoreProgress {
-  target: number;
-  ready: number;
-  failed: number;
-  firstReadyAt: number | null;
-  /** When the last card's view initialised; null while any is not ready. */
-  allReadyAt: number | null;
-  /** When every card had either initialised or failed. */
-  settledAt: number | null;
-  /** The first failed card's text, if any failed. */
-  firstError: string | null;
-}
-
-/** The baseline page's API. */
-interface BarePageGlobal {
-  barePage: {
-    open(
-      html: string,
-      views: { toolInput: Record<string, unknown>; toolResult: Record<string, unknown> }[],
-    ): Promise<{ startedAt: number; allInitializedAt: number }>;
-    clear(): Promise<void>;
-  };
-}
-
-/**
- * Installed in the chat page before its scripts run: follows each card's `data-status` until it
- * is `ready` (its view said `initialized`) or `error`. Only attribute changes are watched (no
- * polling), so watching costs the page almost nothing.
- */
-function watchCards(target: number): void {
-  if (window.top !== window) return;
-  const progress: RestoreProgress = {
-    target,
-    ready: 0,
-    failed: 0,
-    firstReadyAt: null,
-    allReadyAt: null,
-    settledAt: null,
-    firstError: null,
-  };
-  const ready = new Set<string>();
-  const failed = new Set<string>();
-  (globalThis as unknown as { benchRestore: RestoreProgress }).benchRestore = progress;
-  new MutationObserver((records) => {
-    for (const record of records) {
-      const element = record.target as Element;
-      if (element.getAttribute("data-testid") !== "card") continue;
-      const status = element.getAttribute("data-status");
-      const id = element.getAttribute("data-instance-id");
-      if (id === null || ready.has(id) || failed.has(id)) continue;
-      const now = performance.now();
-      if (status === "ready") {
-        ready.add(id);
-        progress.firstReadyAt ??= now;
-        if (ready.size >= target) progress.allReadyAt ??= now;
-      } else if (status === "error") {
-        failed.add(id);
-        progress.firstError ??=
-          element.querySelector('[data-testid="card-error"]')?.textContent ?? "unknown";
-      } else {
-        continue;
-      }
-      progress.ready = ready.size;
-      progress.failed = failed.size;
-      if (ready.size + failed.size >= target) progress.settledAt ??= now;
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-status"] });
-}
-
-async function reopen(
-  context: BrowserContext,
-  url: string,
-  cards: number,
-  timeoutMs: number,
-): Promise<RestoreProgress> {
-  const page = await context.newPage();
-  try {
-    await page.addInitScript(watchCards, cards);
-    await page.goto(url);
-    const read = () =>
-      page.evaluate(
-        () => (globalThis as unknown as { benchRestore: RestoreProgress }).benchRestore,
-      );
-    try {
-      await page.waitForFunction(
-        () =>
-          (globalThis as unknown as { benchRestore?: RestoreProgress }).benchRestore?.settledAt !=
-          null,
-        undefined,
-        { timeout: timeoutMs, polling: 250 },
-      );
-    } catch {
-      const progress = await read();
-      throw new BenchFailure(
-        `After ${timeoutMs} ms, ${progress.ready} of ${cards} views had initialised and ` +
-          `${progress.failed} had failed; the rest were still loading.`,
-      );
-    }
-    return await read();
-  } finally {
-    await page.close();
-  }
-}
 
 /** The Notes page as the host serves it, read once from the app, for the baseline. */
 async function notesPage(): Promise<string> {
@@ -147,17 +59,32 @@ async function notesPage(): Promise<string> {
   }
 }
 
+function memoryRow(label: string, memory: TabMemory, extra: Record<string, number>) {
+  const megabytes = Math.round(mebibytes(memory.renderersBytes));
+  return {
+    label,
+    median: megabytes,
+    p99: megabytes,
+    n: 1,
+    extra: {
+      ...extra,
+      "renderer processes": memory.renderers,
+      "main frame JS heap MB": Math.round(mebibytes(memory.mainHeapBytes) * 10) / 10,
+    },
+  };
+}
+
 /**
  * Measures one size: writes the conversation, starts the host on it, reopens it in new tabs,
- * interleaved with the baseline.
+ * interleaved with the baseline; then each tab's memory in a browser of its own.
  *
- * @throws {BenchFailure} when a reopen calls a tool, or the cards do not settle in time.
+ * @throws {BenchFailure} when a reopen calls a tool, or the cards in view do not go live in time.
  */
 async function measure(
   cards: number,
   html: string,
   rounds: { warmup: number; iterations: number; maxMs: number; timeoutMs: number },
-): Promise<BenchResult> {
+): Promise<BenchResult[]> {
   const dataDirectory = temporaryDataDirectory();
   const counts: ToolCallCounts = {};
   const saved = await writeSavedConversation(storeSpec(dataDirectory), { cards });
@@ -173,16 +100,11 @@ async function measure(
   try {
     bare = await startBarePageServer();
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    // Signed in as a person is: the cookie and the page's stored binding (both are needed).
-    const signInPage = await context.newPage();
-    await signInPage.goto(host.signInUrl());
-    await signInPage.waitForURL(`${host.origin}/`);
-    await signInPage.close();
+    const context = await signedInContext(browser, host);
     const conversationUrl = `${host.origin}/#/c/${encodeURIComponent(saved.conversationId)}`;
     const barePage = await (await browser.newContext()).newPage();
     await barePage.goto(bare.url);
-    const views = saved.instanceIds.map((instanceId) => {
+    const views: BareViews = saved.instanceIds.map((instanceId) => {
       const text = saved.texts.get(instanceId) ?? "";
       return {
         toolInput: { text },
@@ -197,9 +119,10 @@ async function measure(
       {
         label: LABELS.host,
         async run() {
-          const progress = await reopen(context, conversationUrl, cards, rounds.timeoutMs);
+          const { page, progress } = await reopen(context, conversationUrl, rounds.timeoutMs);
+          await page.close();
           reopens.push(progress);
-          return progress.allReadyAt ?? progress.settledAt ?? Number.NaN;
+          return progress.inViewReadyAt ?? Number.NaN;
         },
       },
       {
@@ -217,6 +140,10 @@ async function measure(
       },
     ];
     const samples = await interleave(subjects, rounds);
+    await browser.close();
+    browser = null;
+    const hostMemory = await hostTabMemory(host, conversationUrl, rounds.timeoutMs);
+    const bareMemory = await bareTabMemory(bare, html, views);
     const toolCalls = totalCalls(counts);
     if (toolCalls !== 0) {
       throw new BenchFailure(
@@ -227,37 +154,57 @@ async function measure(
     const measured = reopens.slice(-(samples.get(LABELS.host)?.length ?? 0));
     const failed = Math.max(0, ...measured.map((progress) => progress.failed));
     const firstError = measured.find((progress) => progress.firstError !== null)?.firstError;
+    const medianOf = (values: number[]) => Math.round(summarize("", values).median);
     const hostRow = summarize(LABELS.host, samples.get(LABELS.host) ?? [], {
       cards,
       "tool calls": toolCalls,
-      "first view ms (median)": Math.round(
-        summarize(
-          "",
-          measured.map((progress) => progress.firstReadyAt ?? Number.NaN),
-        ).median,
+      "first view ms (median)": medianOf(
+        measured.map((progress) => progress.firstReadyAt ?? Number.NaN),
       ),
+      "cards in view": medianOf(measured.map((progress) => progress.inViewCards)),
+      "most live frames": Math.max(0, ...measured.map((progress) => progress.framesMost)),
       "views failed (most in one reopen)": failed,
     });
-    const bareRow = summarize(LABELS.bare, samples.get(LABELS.bare) ?? [], { cards });
+    const bareRow = summarize(LABELS.bare, samples.get(LABELS.bare) ?? [], {
+      cards,
+      "live frames": cards,
+    });
     const notes = [
       `A saved conversation of ${cards} Notes cards (an example app, a ${Math.round(html.length / 1024)} kB single-file view), written into the SQLite store before the host started.`,
-      "Host: from the chat page's navigation start (a new tab on #/c/<id>, signed in) to the last card's view saying `initialized`; this includes loading the web app, the socket, the snapshot, one `card:attach` per card (each page read again from the app and sent whole) and the sandbox proxies.",
-      "Bare: the same views, inputs and results loaded at once into bare sandboxed iframes with an AppBridge each, from an already open page.",
+      "Host: from the chat page's navigation start (a new tab on #/c/<id>, signed in) to every card in the visible part of the message list having its view initialised; this includes loading the web app, the socket, the snapshot, the scroll to the end, one `card:attach` per live card (each page read again from the app and sent whole) and the sandbox proxies. At most 12 views are live (the default cap); the others are stand-ins.",
+      "Bare: every view, with its input and result, loaded at once into bare sandboxed iframes with an AppBridge each, from an already open page (no cap: what the page did before the cap, without the host's own costs).",
       `Tool calls the servers saw during every reopen: ${toolCalls} (must be 0).`,
     ];
     if (failed > 0) {
       notes.push(
-        `PROBLEM: in a reopen, ${failed} of ${cards} cards failed instead of initialising ("${firstError ?? "unknown"}"); ` +
-          "the host figure is then the time until every card had initialised or failed.",
+        `PROBLEM: in a reopen, ${failed} of the live cards failed instead of initialising ("${firstError ?? "unknown"}").`,
       );
     }
-    return {
-      name: `restore/${cards}`,
-      unit: "ms",
-      rows: [bareRow, hostRow],
-      ratios: { "host / bare (median)": ratio(hostRow.median, bareRow.median) },
-      notes,
-    };
+    const memoryNotes = [
+      "The PSS of every renderer process of a browser holding only the tab, after a full garbage collection of the main frame: the chat page and the views (which run in their sandbox origin's processes).",
+      `Host: reopened, then every live card settled (${hostMemory.frames} live frames then; at most ${hostMemory.framesMost} at once). Bare: all ${cards} views loaded.`,
+    ];
+    return [
+      {
+        name: `restore/${cards}`,
+        unit: "ms",
+        rows: [bareRow, hostRow],
+        ratios: { "host / bare (median)": ratio(hostRow.median, bareRow.median) },
+        notes,
+      },
+      {
+        name: `restore-memory/${cards}`,
+        unit: "MB",
+        rows: [
+          memoryRow(LABELS.bareMemory, bareMemory, { cards, "live frames": bareMemory.frames }),
+          memoryRow(LABELS.hostMemory, hostMemory, { cards, "live frames": hostMemory.frames }),
+        ],
+        ratios: {
+          "host / bare": ratio(hostMemory.renderersBytes, bareMemory.renderersBytes),
+        },
+        notes: memoryNotes,
+      },
+    ];
   } finally {
     await browser?.close();
     await bare?.close();
@@ -271,18 +218,24 @@ async function measure(
  *
  * @param options - `quick`: 5 cards, 1 reopen; else 50 cards, then 200 cards, 3 reopens each
  *   after 1 warm-up (stopping after 5 minutes per size).
- * @returns one result per size: time to every view initialised, for the host and the baseline.
- * @throws {BenchFailure} when a reopen calls a tool, or the cards do not settle in time.
+ * @returns per size: the time until the cards in view are live (host) or every view initialised
+ *   (baseline), and each tab's memory.
+ * @throws {BenchFailure} when a reopen calls a tool, or the cards in view do not go live in time.
  */
 export async function run(options: BenchOptions): Promise<BenchResult[]> {
   const html = await notesPage();
   if (options.quick) {
-    return [await measure(5, html, { warmup: 0, iterations: 1, maxMs: 60_000, timeoutMs: 60_000 })];
+    return measure(5, html, { warmup: 0, iterations: 1, maxMs: 60_000, timeoutMs: 60_000 });
   }
   const results: BenchResult[] = [];
   for (const cards of [50, 200]) {
     results.push(
-      await measure(cards, html, { warmup: 1, iterations: 3, maxMs: 300_000, timeoutMs: 240_000 }),
+      ...(await measure(cards, html, {
+        warmup: 1,
+        iterations: 3,
+        maxMs: 300_000,
+        timeoutMs: 240_000,
+      })),
     );
   }
   return results;

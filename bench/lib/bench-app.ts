@@ -3,7 +3,7 @@
 import { McpApp } from "@mcp-chat-host/host";
 
 /** The app's name (its source key). */
-export const BENCH_APP_NAME = "bench-ticker";
+const BENCH_APP_NAME = "bench-ticker";
 /** The model-visible tool that opens the card. */
 export const SHOW_TOOL = "show";
 /** The app-only tool the card's page calls. */

@@ -3,7 +3,7 @@
 // function that takes the user from a header (so each bench client is its own person and session).
 // Page-call limits are raised so the benchmark measures the path, not the throttle.
 // Run: node --expose-gc --import tsx bench/lib/bench-server.ts --data <folder>
-// Prints "BENCH_SERVER_READY <origin>". Over IPC, { type: "gc", id } runs a full collection and
+// Prints "BENCH_SERVER_READY <origin> <port>". Over IPC, { type: "gc", id } runs a full collection and
 // answers { type: "memory", id, ...process.memoryUsage() }; { type: "loop-delay", id } answers the
 // event loop's delay since the last such request ({ id, p50, p99, max } in ms) and starts again.
 import { join, resolve } from "node:path";
@@ -17,7 +17,17 @@ import { benchApp } from "./bench-app";
 export const BENCH_USER_HEADER = "x-bench-user";
 
 const { values } = parseArgs({
-  options: { data: { type: "string" }, "calls-per-second": { type: "string" } },
+  options: {
+    data: { type: "string" },
+    "calls-per-second": { type: "string" },
+    // A node of a cluster (bench/benchmarks/many-sessions-cluster.ts): a shared `postgres://`
+    // store, Redis, and the node's id; without them one node on its own SQLite file.
+    store: { type: "string" },
+    redis: { type: "string" },
+    "node-id": { type: "string" },
+    // The balancer's origin, which the clients' pages then come from.
+    "public-origin": { type: "string" },
+  },
 });
 if (values.data === undefined) {
   console.error("Usage: bench-server.ts --data <folder> [--calls-per-second <n>]");
@@ -26,7 +36,10 @@ if (values.data === undefined) {
 const perSecond = Number(values["calls-per-second"] ?? 1_000);
 const app = benchApp();
 const server = createHostServer({
-  store: `sqlite:${join(resolve(values.data), "bench.db")}`,
+  store: values.store ?? `sqlite:${join(resolve(values.data), "bench.db")}`,
+  ...(values.redis === undefined ? {} : { redisUrl: values.redis }),
+  ...(values["node-id"] === undefined ? {} : { nodeId: values["node-id"] }),
+  ...(values["public-origin"] === undefined ? {} : { publicOrigin: values["public-origin"] }),
   model: "offline",
   logger: pino({ level: process.env["LOG_LEVEL"] ?? "warn" }, pino.destination(2)),
   auth: {
@@ -44,8 +57,9 @@ const server = createHostServer({
     mcpChatHost(chat, [app], { onAppCall: policies.annotations() });
   },
 });
-const { url } = await server.listen({ port: 0, host: "127.0.0.1" });
-console.log(`BENCH_SERVER_READY ${url}`);
+const { url, port } = await server.listen({ port: 0, host: "127.0.0.1" });
+// The origin people use (the balancer's, with --public-origin), then the node's own port.
+console.log(`BENCH_SERVER_READY ${url} ${port}`);
 
 // How late the event loop runs: a synchronous wait (a disk flush, a long computation) delays every
 // session's work, and shows here even when the CPU is idle.

@@ -5,9 +5,10 @@
 import { accessSync, constants } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { chromium, type Browser, type ConsoleMessage, type Page } from "playwright-core";
+import { errorMessage } from "@mcp-chat-host/protocol";
 
 /** The flags every benchmark launches Chromium with. */
-export const chromiumArgs: readonly string[] = [
+const chromiumArgs: readonly string[] = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -19,7 +20,7 @@ export const chromiumArgs: readonly string[] = [
 ];
 
 /** Chromium could not be found or started. */
-export class BrowserLaunchError extends Error {
+class BrowserLaunchError extends Error {
   /** Stable code for scripts. */
   readonly code = "browser_unavailable";
   override readonly name = "BrowserLaunchError";
@@ -31,7 +32,7 @@ export class BrowserLaunchError extends Error {
  * @returns the first of those that is executable.
  * @throws {BrowserLaunchError} when none is.
  */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const candidates = [
     process.env["CHROMIUM_PATH"],
     "/usr/bin/chromium",
@@ -64,7 +65,7 @@ export async function launchChromium(): Promise<Browser> {
     return await chromium.launch({ executablePath, args: [...chromiumArgs], timeout: 60_000 });
   } catch (error) {
     throw new BrowserLaunchError(
-      `Chromium (${executablePath}) did not start: ${error instanceof Error ? error.message : String(error)}`,
+      `Chromium (${executablePath}) did not start: ${errorMessage(error)}`,
     );
   }
 }

@@ -2,6 +2,7 @@
 // it for sure (SIGTERM, then SIGKILL), so no run leaves a server behind.
 import { spawn, type ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import { errorMessage } from "@mcp-chat-host/protocol";
 
 /** A running child and what it printed. */
 export interface RunningChild {
@@ -128,7 +129,7 @@ export async function waitForOk(
       if (response.status === 200) return performance.now();
       last = `status ${response.status}`;
     } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
+      last = errorMessage(error);
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 5));
   }

@@ -70,7 +70,11 @@ export function ratio(numerator: number, denominator: number): number {
 
 let lastValue: unknown;
 
-/** The value of the latest timed call (keeps timed work observable; mostly for debugging). */
+/**
+ * The value of the latest timed call (keeps timed work observable; mostly for debugging).
+ *
+ * @public
+ */
 export function lastTimedValue(): unknown {
   return lastValue;
 }

@@ -43,6 +43,10 @@ export async function startHost(
     env?: Record<string, string>;
     /** Seconds the model may send nothing before the reply fails as stalled (default 60). */
     modelStallTimeout?: number;
+    /** Most card views a tab keeps live at once (`host.liveViews`; default the page's, 12). */
+    liveViews?: number;
+    /** The folder the example apps read their built pages from (default apps/server/dist/views/). */
+    views?: string;
   } = {},
 ): Promise<RunningHost> {
   const data = options.data ?? freshDataDirectory();
@@ -60,6 +64,8 @@ export async function startHost(
   if (options.modelStallTimeout !== undefined) {
     args.push("--model-stall-timeout", String(options.modelStallTimeout));
   }
+  if (options.liveViews !== undefined) args.push("--live-views", String(options.liveViews));
+  if (options.views !== undefined) args.push("--views", options.views);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...options.env },

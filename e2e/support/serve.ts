@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
   configSourceFactory,
@@ -29,6 +29,10 @@ const { values } = parseArgs({
     model: { type: "string" },
     /** Seconds the model may send nothing before the reply fails as stalled (host default 60). */
     "model-stall-timeout": { type: "string" },
+    /** Most card views a tab keeps live at once (the configuration's `host.liveViews`). */
+    "live-views": { type: "string" },
+    /** The folder the example apps read their built pages from (default apps/server/dist/views/). */
+    views: { type: "string" },
   },
 });
 const data = resolve(values.data ?? "./e2e/artifacts/data");
@@ -87,13 +91,18 @@ const config = parseMcpConfig({
   mcpServers: Object.fromEntries(
     wanted.map((name) => [name, npmServer(name, known[name] ?? name)]),
   ),
+  ...(values["live-views"] === undefined
+    ? {}
+    : { host: { liveViews: Number(values["live-views"]) } }),
 });
 // The npm servers as counted factories (one process per session), so their calls are counted too.
 const realServers = Object.values(config.servers).map((entry) =>
   counted(configSourceFactory(entry, { timeout: 60 })),
 );
 writeCounts();
-const examples = exampleApps().map(counted);
+const examples = exampleApps(
+  values.views === undefined ? {} : { viewsDirectory: pathToFileURL(`${resolve(values.views)}/`) },
+).map(counted);
 const server = createHostServer({
   config,
   model: values.model ?? "offline",

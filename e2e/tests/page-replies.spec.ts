@@ -1,6 +1,6 @@
-// The exact replies a view gets in Chromium for what the host does not pass on (seed-behaviours
-// 1.9): a request outside the host's list is answered JSON-RPC -32601 "The host doesn't pass on
-// <method>.", and the host still answers what it does pass on.
+// The exact replies a view gets in Chromium for what the host does not pass on: a request outside
+// the host's list is answered JSON-RPC -32601 "The host doesn't pass on <method>.", and the host
+// still answers what it does pass on.
 import { expect, test } from "@playwright/test";
 import { openCard, viewFrame, viewOf } from "../support/card-frames";
 import { signIn } from "../support/chat-page";

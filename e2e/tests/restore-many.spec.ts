@@ -81,11 +81,37 @@ test(`a saved conversation of ${CARD_COUNT} cards reopens with every view initia
   const data = freshDataDirectory();
   const databaseFile = join(data, "mcp-chat-host.db");
   const conversationId = await writeConversation(databaseFile);
-  host = await startHost({ data });
+  // Every card live at once: this spec is about the restore path at scale; the cap on live views
+  // (default 12) and the stand-ins are live-views.spec.ts's.
+  host = await startHost({ data, liveViews: CARD_COUNT });
 
   await signIn(page, host, `#/c/${encodeURIComponent(conversationId)}`);
   await expect(userMessages(page)).toHaveCount(CARD_COUNT);
   await expect(replies(page)).toHaveCount(CARD_COUNT);
+  // A card attaches when it comes near the visible part of the list: go through the whole list
+  // from its end (where it opens) to the top, a screen at a time, waiting at each for the cards in
+  // view to be live. Within the cap, none is paused on the way.
+  const list = page.getByTestId("message-list");
+  for (let step = 0; step < 4 * CARD_COUNT; step += 1) {
+    const top = await list.evaluate((element) => {
+      element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
+      return element.scrollTop;
+    });
+    await expect
+      .poll(() =>
+        list.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return Array.from(element.querySelectorAll('[data-testid="card-stand-in"]')).filter(
+            (standIn) => {
+              const rect = standIn.getBoundingClientRect();
+              return rect.bottom > box.top && rect.top < box.bottom;
+            },
+          ).length;
+        }),
+      )
+      .toBe(0);
+    if (top === 0) break;
+  }
   await expect(cards(page)).toHaveCount(CARD_COUNT);
   // `ready` is what the card shows once its view said `initialized`.
   await expect(page.locator('[data-testid="card"][data-status="ready"]')).toHaveCount(CARD_COUNT, {

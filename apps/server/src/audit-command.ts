@@ -3,10 +3,11 @@
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type AuditFilter, type AuditRecord, openAuditReader } from "@mcp-chat-host/host";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { CliError } from "./cli-options";
 
 /** The `audit --help` text. */
-export const auditUsage = `mcp-chat-host audit: print the audit of the apps' tool calls as JSON lines
+const auditUsage = `mcp-chat-host audit: print the audit of the apps' tool calls as JSON lines
 
 Usage: npm start -- audit [options]
 
@@ -91,9 +92,7 @@ export function parseAuditOptions(argv: string[], now: number = Date.now()): Aud
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new CliError(
-      `${error instanceof Error ? error.message : String(error)}\n\n${auditUsage}`,
-    );
+    throw new CliError(`${errorMessage(error)}\n\n${auditUsage}`);
   }
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {

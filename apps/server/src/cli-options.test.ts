@@ -13,8 +13,60 @@ describe("parseCliOptions", () => {
       examples: true,
       publicOrigin: undefined,
       webRoot: undefined,
+      database: undefined,
+      redis: undefined,
+      nodeId: undefined,
+      drainTimeout: 30,
+      sandboxOriginTemplate: undefined,
+      sandboxPort: undefined,
       help: false,
     });
+  });
+
+  it("reads a node's cluster settings from the flags, else the environment", () => {
+    const fromEnvironment = parseCliOptions([], {
+      DATABASE_URL: "postgres://chat@db:5432/chat",
+      REDIS_URL: "redis://cache:6379",
+      NODE_ID: "node-a",
+    });
+    expect(fromEnvironment).toMatchObject({
+      database: "postgres://chat@db:5432/chat",
+      redis: "redis://cache:6379",
+      nodeId: "node-a",
+    });
+    const fromFlags = parseCliOptions(
+      [
+        "--database",
+        "postgresql://other@db/chat",
+        "--redis",
+        "redis://other:6379",
+        "--node-id",
+        "node-b",
+        "--drain-timeout",
+        "5",
+        "--sandbox-origin-template",
+        "https://{source}.sandbox.example.com",
+        "--sandbox-port",
+        "8788",
+      ],
+      { DATABASE_URL: "postgres://ignored@db/chat", NODE_ID: "ignored" },
+    );
+    expect(fromFlags).toMatchObject({
+      database: "postgresql://other@db/chat",
+      redis: "redis://other:6379",
+      nodeId: "node-b",
+      drainTimeout: 5,
+      sandboxOriginTemplate: "https://{source}.sandbox.example.com",
+      sandboxPort: 8788,
+    });
+  });
+
+  it("refuses a database URL that is not postgres, and a sandbox port without a template", () => {
+    expect(() => parseCliOptions(["--database", "mysql://user:pw@db/chat"], {})).toThrow(
+      /must be a postgres:\/\/ URL; "db\/chat"/,
+    );
+    expect(() => parseCliOptions(["--sandbox-port", "8788"], {})).toThrow(CliError);
+    expect(() => parseCliOptions(["--drain-timeout", "soon"], {})).toThrow(/--drain-timeout/);
   });
 
   it("reads every option and the config from the environment", () => {

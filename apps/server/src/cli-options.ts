@@ -13,6 +13,18 @@ export interface CliOptions {
   webRoot: string | undefined;
   /** Who is who: the one-time token (default), or a header set by an authenticating proxy. */
   auth: { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] };
+  /** A `postgres://` URL (`--database`, else `$DATABASE_URL`): the Postgres store; none: SQLite. */
+  database: string | undefined;
+  /** Redis for what crosses nodes (`--redis`, else `$REDIS_URL`); none: one node. */
+  redis: string | undefined;
+  /** This node's id (`--node-id`, else `$NODE_ID`); none: generated and logged. */
+  nodeId: string | undefined;
+  /** How long SIGTERM lets running replies finish, in seconds (`--drain-timeout`, default 30). */
+  drainTimeout: number;
+  /** Deployment sandbox origins (`--sandbox-origin-template https://{source}.sandbox.example.com`). */
+  sandboxOriginTemplate: string | undefined;
+  /** With the template: the port this node serves the sandbox on (`--sandbox-port`). */
+  sandboxPort: number | undefined;
   help: boolean;
 }
 
@@ -21,6 +33,8 @@ export const usage = `mcp-chat-host: a chat host for MCP Apps
 
 Usage: npm start -- [options]
        npm start -- audit [options]   print the audit of the apps' tool calls (audit --help)
+       npm run sign-in -- [--data <dir>]   print a new sign-in URL of the running server
+       (installed: mcp-chat-host [options], mcp-chat-host audit|sign-in [options])
 
 Options:
   --config <file>        mcpServers JSON (Claude Desktop / mcptools format, plus a "host" section)
@@ -33,12 +47,21 @@ Options:
   --trusted-header <h>   take the user from header <h> set by an authenticating proxy
                          (instead of the one-time token); needs --trusted-proxy
   --trusted-proxy <addr> address or CIDR of that proxy (repeat for several)
+  --database <url>       postgres://… : keep the data in PostgreSQL (several nodes share it)
+                         (default: $DATABASE_URL, else the SQLite file in --data)
+  --redis <url>          redis://… : deliver updates across nodes (default: $REDIS_URL)
+  --node-id <id>         this node's name in a cluster (default: $NODE_ID, else generated)
+  --drain-timeout <s>    on SIGTERM, how long running replies may finish (default 30)
+  --sandbox-origin-template <t>
+                         app views at https://{source}.sandbox.example.com (a deployment)
+  --sandbox-port <n>     with the template: the port this node serves those names on
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   -h, --help             show this text
 
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
-MCP_CHAT_HOST_CONFIG (same as --config). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
+MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, SESSION_SECRET or
+SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
 *_PASSWORD, ...) are read once at start and removed from the server's environment.`;
 
 /** A command line that cannot be used; the message says what to change. */
@@ -72,6 +95,12 @@ export function parseCliOptions(
         "trusted-proxy": { type: "string", multiple: true },
         "no-examples": { type: "boolean" },
         "web-root": { type: "string" },
+        database: { type: "string" },
+        redis: { type: "string" },
+        "node-id": { type: "string" },
+        "drain-timeout": { type: "string" },
+        "sandbox-origin-template": { type: "string" },
+        "sandbox-port": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -94,7 +123,38 @@ export function parseCliOptions(
   if (header === undefined && proxies.length > 0) {
     throw new CliError("--trusted-proxy goes with --trusted-header (the header the proxy sets).");
   }
+  const database = values.database ?? (env["DATABASE_URL"] || undefined);
+  if (database !== undefined && !/^postgres(ql)?:\/\/./i.test(database)) {
+    throw new CliError(
+      `--database (or DATABASE_URL) must be a postgres:// URL; "${database.split("@").pop() ?? ""}" is not one.`,
+    );
+  }
+  const drainTimeout = values["drain-timeout"] === undefined ? 30 : Number(values["drain-timeout"]);
+  if (!Number.isFinite(drainTimeout) || drainTimeout < 0) {
+    throw new CliError(
+      `--drain-timeout must be a number of seconds, 0 or more, not "${values["drain-timeout"]}".`,
+    );
+  }
+  const sandboxPort =
+    values["sandbox-port"] === undefined ? undefined : Number(values["sandbox-port"]);
+  if (
+    sandboxPort !== undefined &&
+    (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65_535)
+  ) {
+    throw new CliError(
+      `--sandbox-port must be a whole number from 0 to 65535, not "${values["sandbox-port"]}".`,
+    );
+  }
+  if (sandboxPort !== undefined && values["sandbox-origin-template"] === undefined) {
+    throw new CliError("--sandbox-port goes with --sandbox-origin-template (the names it serves).");
+  }
   return {
+    database,
+    redis: values.redis ?? (env["REDIS_URL"] || undefined),
+    nodeId: values["node-id"] ?? (env["NODE_ID"] || undefined),
+    drainTimeout,
+    sandboxOriginTemplate: values["sandbox-origin-template"],
+    sandboxPort,
     auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,

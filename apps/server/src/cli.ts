@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  ClusterStartError,
   createHostServer,
   isStoreError,
   loadMcpConfig,
@@ -14,19 +15,26 @@ import { pino } from "pino";
 import { runAuditCommand } from "./audit-command";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { prepareDataFolder } from "./data-folder";
+import { builtViewsFolder, builtWebFolder } from "./asset-folders";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
 import { fileSandboxPorts } from "./sandbox-ports";
 import { withdrawSecrets } from "./secret-environment";
 import { scrubStartEnvironment } from "./start-environment";
-import { loadSessionKey } from "./session-key";
+import { sessionKeyFrom } from "./session-key";
+import { runSignInCommand } from "./sign-in-command";
+import { openSignInControl } from "./sign-in-control";
 
-const builtWebRoot = fileURLToPath(new URL("../../web/dist/", import.meta.url));
+const builtWebRoot = fileURLToPath(builtWebFolder);
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === "audit") {
     await runAuditCommand(argv.slice(1));
+    return;
+  }
+  if (argv[0] === "sign-in") {
+    await runSignInCommand(argv.slice(1));
     return;
   }
   // First, before any server process is started: the keys stay in `environment` (memory) only,
@@ -61,8 +69,8 @@ async function main(): Promise<void> {
   }
   const config: McpConfig | null =
     options.config === undefined ? null : await loadMcpConfig(options.config, { env: environment });
-  const examples = options.examples ? exampleApps() : [];
-  if (options.examples) await assertExampleViewsBuilt();
+  const examples = options.examples ? exampleApps({ viewsDirectory: builtViewsFolder }) : [];
+  if (options.examples) await assertExampleViewsBuilt(builtViewsFolder);
   const data = resolve(options.data);
   // Before anything in it is read or written: the folder and its files are the owner's only.
   prepareDataFolder(data, logger);
@@ -76,19 +84,41 @@ async function main(): Promise<void> {
     config,
     env: environment,
     ...(options.model === undefined ? {} : { model: options.model }),
-    store: `sqlite:${join(data, "mcp-chat-host.db")}`,
+    store: options.database ?? `sqlite:${join(data, "mcp-chat-host.db")}`,
+    ...(options.redis === undefined ? {} : { redisUrl: options.redis }),
+    ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
+    drainTimeout: options.drainTimeout,
+    ...(options.sandboxOriginTemplate === undefined
+      ? {}
+      : {
+          sandboxOriginTemplate: options.sandboxOriginTemplate,
+          sandboxListenerPort: options.sandboxPort,
+        }),
     session: defaultSessionSetup(config, examples),
     logger,
     webRoot,
-    sessionSecret: loadSessionKey(data),
+    sessionSecret: sessionKeyFrom(environment, data),
     sandboxPorts: fileSandboxPorts(data),
     auth: options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const { url } = await server.listen({ port: options.port, host: options.host });
+  // `mcp-chat-host sign-in --data <dir>` asks for a new sign-in URL here (owner only).
+  const control = await openSignInControl(data, {
+    auth: options.auth,
+    signInUrl: () => server.signInUrl(),
+    logger,
+  });
+  const dataArgument = /\s/.test(data) ? JSON.stringify(data) : data;
+  const another =
+    control === null
+      ? "restart the server for another"
+      : `\`npx mcp-chat-host sign-in --data ${dataArgument}\` prints another`;
   console.log(`\nmcp-chat-host is ready (model: ${server.modelName}).`);
   console.log(
-    `Open this URL in your browser (it works once; restart or see the docs for a new one):\n\n  ${server.urls.signIn ?? url}\n`,
+    options.auth.mode === "token"
+      ? `Open this URL in your browser (it works once; ${another}):\n\n  ${server.urls.signIn ?? url}\n`
+      : `Open ${url} through the authenticating proxy.\n`,
   );
 
   let stopping = false;
@@ -96,9 +126,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    const forced = setTimeout(() => process.exit(1), 10_000);
+    void control?.close();
+    // SIGTERM (a deployment stopping this node) drains: no new tabs, running replies may finish
+    // for --drain-timeout seconds, the rest are marked interrupted. Ctrl-C stops at once.
+    const graceSeconds = signal === "SIGTERM" ? options.drainTimeout : 0;
+    const forced = setTimeout(() => process.exit(1), (graceSeconds + 10) * 1_000);
     forced.unref();
-    server.close().then(
+    (signal === "SIGTERM" ? server.drain(graceSeconds) : server.close()).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
@@ -112,6 +146,10 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A data folder that can't be made private (another user's) is a sentence, not a stack.
-  console.error(error instanceof CliError || isStoreError(error) ? error.message : error);
+  console.error(
+    error instanceof CliError || isStoreError(error) || error instanceof ClusterStartError
+      ? error.message
+      : error,
+  );
   process.exit(1);
 });

@@ -37,6 +37,8 @@ describe("withdrawSecrets", () => {
     ["PGPASSWORD", false], // no separator before PASSWORD: not recognised by its name
     ["DB_PASSWORD", true],
     ["GOOGLE_APPLICATION_CREDENTIALS", true],
+    ["DATABASE_URL", true],
+    ["REDIS_URL", true],
     ["PATH", false],
     ["HOME", false],
     ["MODEL", false],

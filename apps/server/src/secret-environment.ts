@@ -7,11 +7,14 @@
 // the same OS user may read it; see docs/security.md.
 
 /** The variables the host itself reads secrets from. */
-export const hostSecretVariables: readonly string[] = [
+const hostSecretVariables: readonly string[] = [
   "ANTHROPIC_API_KEY",
   "OPENAI_API_KEY",
   "OPENAI_COMPATIBLE_API_KEY",
   "SESSION_SECRET",
+  // Connection strings carry the database's and Redis's passwords.
+  "DATABASE_URL",
+  "REDIS_URL",
 ];
 
 /** Names that hold credentials by convention (`GITHUB_TOKEN`, `X_API_KEY`, `DB_PASSWORD`, ...). */

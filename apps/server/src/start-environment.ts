@@ -5,6 +5,7 @@
 // overwritten through /proc/self/mem. Done with care: the region is read back and compared with
 // /proc/self/environ first, and only the value bytes of variables already removed are written.
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { errorMessage } from "@mcp-chat-host/protocol";
 
 /** What {@link scrubStartEnvironment} did. */
 export type ScrubResult = { done: true; scrubbed: string[] } | { done: false; reason: string };
@@ -71,7 +72,7 @@ export function scrubStartEnvironment(
     }
     return { done: true, scrubbed: [...scrubbed].sort() };
   } catch (error) {
-    return { done: false, reason: error instanceof Error ? error.message : String(error) };
+    return { done: false, reason: errorMessage(error) };
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }

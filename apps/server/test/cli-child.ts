@@ -66,15 +66,21 @@ export interface RunningCli {
   stop(): Promise<void>;
 }
 
+/** The one-time sign-in URL the command line prints when it is ready (token mode). */
+const signInPattern = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/;
+
 /**
  * Starts the command line as a server and waits until it printed its sign-in URL.
  *
+ * @param ready - what the ready output matches; its first group is returned as `signIn` (by
+ *   default the one-time sign-in URL).
  * @throws when it exits first or prints nothing within `timeoutMs`.
  */
 export function startCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 60_000,
+  ready: RegExp = signInPattern,
 ): Promise<RunningCli> {
   const child = spawnCli(args, env);
   let stdout = "";
@@ -92,7 +98,7 @@ export function startCli(
     }, timeoutMs);
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
-      const signIn = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(stdout)?.[1];
+      const signIn = ready.exec(stdout)?.[1];
       if (signIn === undefined) return;
       clearTimeout(timer);
       resolve({ pid: child.pid ?? 0, signIn, stop });

@@ -16,7 +16,7 @@ const secrets = {
   ANTHROPIC_API_KEY: "sk-ant-test-value-4f1c",
   OPENAI_API_KEY: "sk-openai-test-value-9d2e",
   OPENAI_COMPATIBLE_API_KEY: "local-test-value-77aa",
-  SESSION_SECRET: "session-secret-test-value-5b5b",
+  SESSION_SECRET: "session-secret-test-value-5b5b-shared-by-nodes",
   GITHUB_TOKEN: "ghp_test_value_0c0c",
 };
 

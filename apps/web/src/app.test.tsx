@@ -2,9 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./app";
 import { applySessionSnapshot } from "./state/apply-snapshot";
-import { resetStores } from "./state/reset-stores";
-import { useSessionStore } from "./state/session-store";
-import { useThemeStore } from "./state/theme-store";
+import { resetStores } from "./test-support/reset-stores";
+import { useHostStore } from "./state/host-store";
 import { FakeSocket } from "./test-support/fake-socket";
 import { cardDescriptor, conversationSnapshot, sessionSnapshot } from "./test-support/records";
 import { act0, allByTestId, byTestId, click, type Rendered, render } from "./test-support/render";
@@ -15,7 +14,6 @@ describe("App", () => {
 
   beforeEach(async () => {
     resetStores();
-    useThemeStore.getState().setPreference(null);
     retries = 0;
     view = await render(<App />, new FakeSocket(), () => retries++);
   });
@@ -41,7 +39,7 @@ describe("App", () => {
           model: "anthropic:claude-test",
         }),
       );
-      useSessionStore.getState().setStatus("connected");
+      useHostStore.getState().setStatus("connected");
     });
     const columns = allByTestId(view.container, "chat-column");
     expect(columns.map((column) => column.getAttribute("data-chat-id"))).toEqual(["left", "right"]);
@@ -55,10 +53,10 @@ describe("App", () => {
   });
 
   it("shows the banner while reconnecting and the sign-in advice with Try again", async () => {
-    await act0(() => useSessionStore.getState().setStatus("reconnecting"));
+    await act0(() => useHostStore.getState().setStatus("reconnecting"));
     expect(byTestId(view.container, "connection-banner").textContent).toContain("Reconnecting");
     await act0(() =>
-      useSessionStore.getState().setStatus("signed-out", "Open the sign-in link again."),
+      useHostStore.getState().setStatus("signed-out", "Open the sign-in link again."),
     );
     const banner = byTestId(view.container, "connection-banner");
     expect(banner.getAttribute("role")).toBe("alert");

@@ -9,8 +9,7 @@ import { PanesPanel } from "./components/layout/panes-panel";
 import { useThemeSync } from "./components/layout/use-theme-sync";
 import { ConversationSidebar } from "./components/sidebar/conversation-sidebar";
 import { useSocket } from "./socket/socket-context";
-import { useConversationsStore } from "./state/conversations-store";
-import { useSessionStore } from "./state/session-store";
+import { useHostStore } from "./state/host-store";
 import { conversationIdFromHash } from "./url/conversation-hash";
 
 /** Opens the conversation the address bar names when the person changes the hash by hand. */
@@ -19,7 +18,7 @@ function useHashNavigation(): void {
   useEffect(() => {
     const onHashChange = () => {
       const wanted = conversationIdFromHash(window.location.hash);
-      if (wanted !== null && wanted !== useConversationsStore.getState().currentId) {
+      if (wanted !== null && wanted !== useHostStore.getState().currentConversationId) {
         void openConversation(socket, wanted);
       }
     };
@@ -33,8 +32,8 @@ function useHashNavigation(): void {
  * chat of the session, the side panel of panes, the approval dialog and the notices.
  */
 export function App() {
-  const chats = useSessionStore((state) => state.chats);
-  const status = useSessionStore((state) => state.status);
+  const chats = useHostStore((state) => state.chats);
+  const status = useHostStore((state) => state.status);
   const [sidebarOpen, setSidebarOpen] = useState(
     () => globalThis.matchMedia?.("(min-width: 720px)").matches ?? true,
   );

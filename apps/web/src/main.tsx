@@ -24,13 +24,13 @@ const root = document.getElementById("root");
 if (root === null) throw new Error("index.html has no #root element.");
 
 // The socket and its listeners live as long as the page: one socket per tab.
-const { socket, raw } = createHostSocket(tabIdFrom(sessionStorageOrUndefined()));
+const socket = createHostSocket(tabIdFrom(sessionStorageOrUndefined()));
 bindServerEvents(socket);
 const lifecycle = startSessionLifecycle(socket);
 
 createRoot(root).render(
   <StrictMode>
-    <SocketProvider value={{ socket, cardSocket: raw, retry: lifecycle.retry }}>
+    <SocketProvider value={{ socket, retry: lifecycle.retry }}>
       <App />
     </SocketProvider>
   </StrictMode>,

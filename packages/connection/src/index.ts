@@ -5,14 +5,22 @@
  * shared connections (`toolsMcp`), permissions from tool annotations, and the process ledger that
  * stops the stdio servers a crashed run left behind.
  */
-export * from "./config";
+export * from "./config/config-types";
+export { McpConfigError } from "./config/config-error";
+export * from "./config/load-config";
+export * from "./config/parse-config";
+export * from "./config/select-servers";
 export * from "./connection-errors";
 export * from "./mcp-capability-tools";
 export * from "./mcp-client-session";
+export * from "./mcp-client-session-types";
 export * from "./mcp-connection";
 export * from "./mcp-connection-validation";
 export * from "./permissions";
 export * from "./process-ledger";
 export type { ProcessIdentity, ProcessLabel } from "./process-tree";
+export * from "./shared-connection-error";
+export * from "./shared-connection-types";
+export * from "./shared-connections";
 export * from "./tool-registry";
 export * from "./tools-mcp";

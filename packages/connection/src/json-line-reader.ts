@@ -72,7 +72,7 @@ export class JsonLineReader {
  * @param value - a parsed JSON value.
  * @returns true for such a reply.
  */
-export function isReplyWithoutId(value: unknown): boolean {
+function isReplyWithoutId(value: unknown): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   if ("method" in record || record["jsonrpc"] !== "2.0") return false;

@@ -59,10 +59,10 @@ export interface CapabilityToolsContext {
   getPrompt: (name: string) => Promise<McpProvenanced<GetPromptResult>>;
 }
 
-/** The read-resource tool's description, verbatim from the seed. */
+/** The read-resource tool's description, as the model sees it. */
 export const readResourceDescription =
   "Read one host-allowed MCP resource. Returned links are not fetched.";
-/** The get-prompt tool's description, verbatim from the seed. */
+/** The get-prompt tool's description, as the model sees it. */
 export const getPromptDescription =
   "Retrieve one host-allowed MCP prompt without adding it to the conversation. Prompts requiring arguments must be retrieved by the host.";
 

@@ -2,7 +2,7 @@
 // servers on 127.0.0.1: concurrency, per-request cancellation, deadlines, lost replies, exits,
 // startup failures, shutdown paths, process trees and the remote transports.
 import { afterEach, describe, expect, it } from "vitest";
-import type { McpRemoteServerConfig } from "./config";
+import type { McpRemoteServerConfig } from "./config/config-types";
 import {
   McpClosedError,
   McpConnectionEndedError,

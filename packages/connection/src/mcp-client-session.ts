@@ -2,76 +2,38 @@
 // its own process group and session, or Streamable HTTP with an SSE fallback), the SDK Client, deadlines,
 // reply-id checks, exit detection and shutdown. Several requests may be in flight at once; the
 // one-request-at-a-time contract of McpConnection is built on top of this.
+// The wire is SessionLink's (`session-link.ts`); the request methods, the startup deadline and the
+// mapping of failures to errors are in `session-requests.ts`, `startup-deadline.ts` and
+// `session-failures.ts`.
 import type {
-  CallToolResult,
-  ClientCapabilities,
-  GetPromptResult,
   Implementation,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  Progress,
-  ReadResourceResult,
   RequestMethod,
   ResultTypeMap,
   ServerCapabilities,
 } from "@modelcontextprotocol/client";
-import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
-import type { McpServerConfig } from "./config";
+import type { McpServerConfig } from "./config/config-types";
 import {
   McpClosedError,
-  McpConnectionEndedError,
   McpDesynchronizedError,
-  McpServerError,
   McpServerExitedError,
   McpStartupError,
-  McpTimeoutError,
   type McpCloseReason,
+  type McpConnectionEndedError,
   type McpConnectionError,
 } from "./connection-errors";
 import { InFlightRequests } from "./in-flight-requests";
+import type {
+  McpClientSessionOptions,
+  McpRequestOptions,
+  McpSessionCloseListener,
+  McpSessionState,
+} from "./mcp-client-session-types";
+import { serverAnswerError, sessionEndedError, transportFailure } from "./session-failures";
+import { McpSessionRequests } from "./session-requests";
 import { SessionLink, type McpTransportKind } from "./session-link";
+import { StartupDeadline, startupCalledOff } from "./startup-deadline";
 
 export { mcpAppsExtensionId, mcpAppsMimeType, type McpTransportKind } from "./session-link";
-
-/** Options of {@link McpClientSession.open}. Times are in seconds. */
-export interface McpClientSessionOptions {
-  /** Longest wait for the server to start and answer `initialize`. Default 60. */
-  startupTimeout?: number;
-  /** Default deadline of each request. Default: the entry's `timeout`, else 60. */
-  timeout?: number;
-  /** How this client names itself to the server. */
-  clientInfo?: Implementation;
-  /** More client capabilities; the MCP Apps extension is always declared. */
-  capabilities?: ClientCapabilities;
-  /** Receives the stdio server's stderr, chunk by chunk. */
-  onStderr?: (text: string) => void;
-  /** Receives non-fatal transport and protocol errors (a malformed line, a failed notification). */
-  onError?: (error: Error) => void;
-  /** Working directory of a stdio server; the host's by default. */
-  cwd?: string;
-  /** Aborting it during startup stops the startup (rejects with McpStartupError, kills the server). */
-  signal?: AbortSignal;
-}
-
-/** Options of one request. `timeout` is in seconds. */
-export interface McpRequestOptions {
-  /** Aborting sends `notifications/cancelled` and rejects with the signal's reason; the session stays open. */
-  signal?: AbortSignal;
-  /** This request's deadline; past it the whole session closes with reason `timeout`. */
-  timeout?: number;
-  /** Receives the server's progress notifications for this request. */
-  onProgress?: (progress: Progress) => void;
-  /** Restart the deadline at each progress notification. Off by default. */
-  resetTimeoutOnProgress?: boolean;
-}
-
-/** `starting` until `initialize` is answered; `busy` while any request is in flight. */
-export type McpSessionState = "starting" | "idle" | "busy" | "closed";
-
-/** Called once when a session ends, with the reason and the error pending requests got. */
-export type McpSessionCloseListener = (reason: McpCloseReason, error: McpConnectionError) => void;
 
 const defaultSeconds = 60;
 // setTimeout's largest delay; the SDK's own per-request timer is parked there so ours decides.
@@ -83,7 +45,7 @@ const gracefulExitLimitMs = 2000;
  * {@link McpClientSession.close} (graceful when idle) or {@link McpClientSession.cancel}.
  * Once ended, every method rejects with {@link McpClosedError}.
  */
-export class McpClientSession {
+export class McpClientSession extends McpSessionRequests {
   /** The configured server name. */
   readonly server: string;
 
@@ -95,9 +57,10 @@ export class McpClientSession {
   private starting = true;
   private closeReason: McpCloseReason | null = null;
   private teardown: Promise<void> | undefined;
-  private failStartup: ((error: McpStartupError) => void) | undefined;
+  private startup: StartupDeadline | undefined;
 
   private constructor(entry: McpServerConfig, options: McpClientSessionOptions) {
+    super();
     this.server = entry.name;
     this.options = options;
     const entryTimeout = entry.kind === "remote" ? entry.timeout : undefined;
@@ -205,66 +168,6 @@ export class McpClientSession {
     return true;
   }
 
-  /** One page of `tools/list`; `cursor` is passed through as given. */
-  listTools(cursor?: string, options?: McpRequestOptions): Promise<ListToolsResult> {
-    return this.perform("tools/list", page(cursor), options);
-  }
-
-  /** One page of `resources/list`. */
-  listResources(cursor?: string, options?: McpRequestOptions): Promise<ListResourcesResult> {
-    return this.perform("resources/list", page(cursor), options);
-  }
-
-  /** One page of `resources/templates/list`. */
-  listResourceTemplates(
-    cursor?: string,
-    options?: McpRequestOptions,
-  ): Promise<ListResourceTemplatesResult> {
-    return this.perform("resources/templates/list", page(cursor), options);
-  }
-
-  /** One page of `prompts/list`. */
-  listPrompts(cursor?: string, options?: McpRequestOptions): Promise<ListPromptsResult> {
-    return this.perform("prompts/list", page(cursor), options);
-  }
-
-  /**
-   * Calls a tool. The result keeps its `_meta`; a tool-level failure is a result with `isError`.
-   *
-   * @throws McpServerError for an MCP error answer (the session stays open); the errors of
-   *   {@link McpClientSession} for timeouts, exits and lost synchronization.
-   */
-  callTool(
-    name: string,
-    args: Record<string, unknown> = {},
-    options?: McpRequestOptions,
-  ): Promise<CallToolResult> {
-    return this.perform(
-      "tools/call",
-      { name, arguments: args },
-      options,
-    ) as Promise<CallToolResult>;
-  }
-
-  /** Reads a resource (`resources/read`). */
-  readResource(uri: string, options?: McpRequestOptions): Promise<ReadResourceResult> {
-    return this.perform("resources/read", { uri }, options);
-  }
-
-  /** Gets a prompt (`prompts/get`); empty arguments are sent as `{}`. */
-  getPrompt(
-    name: string,
-    args: Record<string, string> = {},
-    options?: McpRequestOptions,
-  ): Promise<GetPromptResult> {
-    return this.perform("prompts/get", { name, arguments: args }, options);
-  }
-
-  /** Sends `ping`. */
-  async ping(options?: McpRequestOptions): Promise<void> {
-    await this.perform("ping", undefined, options);
-  }
-
   /**
    * Ends the session with reason `closed`. When idle, it first asks the server to shut down
    * (closes a stdio server's stdin, or ends a Streamable HTTP session) and waits at most
@@ -291,33 +194,16 @@ export class McpClientSession {
   }
 
   private async start(startupMs: number): Promise<void> {
-    const calledOff = (): McpStartupError =>
-      new McpStartupError(
-        `Starting MCP server "${this.server}" was called off before it was ready.`,
-      );
     if (this.options.signal?.aborted === true) {
-      const error = calledOff();
+      const error = startupCalledOff(this.server);
       await this.terminate("startup_failed", error);
       throw error;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const failed = new Promise<never>((_resolve, reject) => {
-      this.failStartup = reject;
-      timer = setTimeout(
-        () =>
-          reject(
-            new McpStartupError(
-              `MCP server "${this.server}" did not initialize in time (${startupMs / 1000} s). Check that it starts an MCP server, or allow a longer startupTimeout.`,
-            ),
-          ),
-        startupMs,
-      );
-    });
-    const onAbort = (): void => this.failStartup?.(calledOff());
-    this.options.signal?.addEventListener("abort", onAbort, { once: true });
+    const startup = new StartupDeadline(this.server, startupMs, this.options.signal);
+    this.startup = startup;
     try {
       // The SDK's own handshake limit is set a little later, so that ours decides.
-      await Promise.race([this.link.connect(startupMs + 1000), failed]);
+      await Promise.race([this.link.connect(startupMs + 1000), startup.failed]);
       if (this.link.transportClosed) throw this.link.describeStartupFailure(undefined);
     } catch (error) {
       const startupError =
@@ -325,16 +211,15 @@ export class McpClientSession {
       await this.terminate("startup_failed", startupError);
       throw startupError;
     } finally {
-      clearTimeout(timer);
-      this.options.signal?.removeEventListener("abort", onAbort);
-      this.failStartup = undefined;
+      startup.dispose();
+      this.startup = undefined;
     }
     this.starting = false;
   }
 
   private handleStrayResponse(): void {
     if (this.starting) {
-      this.failStartup?.(
+      this.startup?.fail(
         new McpStartupError(
           `MCP server "${this.server}" lost request/response synchronization during startup. Check that nothing else writes to its stdout.`,
         ),
@@ -357,7 +242,7 @@ export class McpClientSession {
     void this.terminate("server_exited", new McpServerExitedError(this.server, exit));
   }
 
-  private perform<Method extends RequestMethod>(
+  protected perform<Method extends RequestMethod>(
     method: Method,
     params: Record<string, unknown> | undefined,
     options: McpRequestOptions = {},
@@ -384,40 +269,16 @@ export class McpClientSession {
   // Maps what the SDK threw to this package's errors. An MCP error answer leaves the session
   // open; anything else means the transport failed under the request, which ends the session.
   private translate(error: unknown): Error {
-    if (error instanceof ProtocolError) {
-      return new McpServerError(this.server, {
-        rpcCode: error.code,
-        message: error.message,
-        data: error.data,
-      });
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
-      return new McpServerError(this.server, { rpcCode: null, message: error.message });
-    }
+    const answer = serverAnswerError(this.server, error);
+    if (answer !== undefined) return answer;
     if (this.closeReason !== null) return this.endedError(this.closeReason);
-    const exit = this.link.exit;
-    const failure =
-      exit !== undefined
-        ? new McpServerExitedError(this.server, exit)
-        : new McpConnectionEndedError("crashed", {
-            message: `MCP connection ended: crashed (${error instanceof Error ? error.message : String(error)})`,
-            cause: error,
-          });
+    const failure = transportFailure(this.server, error, this.link.exit);
     void this.terminate(failure.reason, failure);
     return failure;
   }
 
   private endedError(reason: McpCloseReason): McpConnectionEndedError {
-    switch (reason) {
-      case "timeout":
-        return new McpTimeoutError();
-      case "desynchronized":
-        return new McpDesynchronizedError(this.server);
-      case "server_exited":
-        return new McpServerExitedError(this.server, this.link.exit);
-      default:
-        return new McpConnectionEndedError(reason);
-    }
+    return sessionEndedError(this.server, reason, this.link.exit);
   }
 
   private terminate(
@@ -444,11 +305,6 @@ export class McpClientSession {
   private async shutDown(graceful: boolean): Promise<void> {
     await this.link.shutDown(graceful, Math.min(this.defaultTimeoutMs, gracefulExitLimitMs));
   }
-}
-
-// A page request carries `params.cursor` only when the caller gave a cursor (even an empty one).
-function page(cursor: string | undefined): Record<string, unknown> | undefined {
-  return cursor === undefined ? undefined : { cursor };
 }
 
 function toMilliseconds(seconds: number): number {

@@ -9,9 +9,9 @@ import type {
   Tool,
   ToolAnnotations,
 } from "@modelcontextprotocol/client";
-import type { McpConfig } from "./config";
+import type { McpConfig } from "./config/config-types";
 import type { McpCloseReason } from "./connection-errors";
-import type { McpClientSessionOptions } from "./mcp-client-session";
+import type { McpClientSessionOptions } from "./mcp-client-session-types";
 import type { McpOwner } from "./mcp-connection-validation";
 
 /** Options of `McpConnection`. Times are in seconds. */

@@ -1,5 +1,5 @@
-// Argument checks of McpConnection, with the seed's messages. Each runs before anything is
-// started or sent.
+// Argument checks of McpConnection, each with a message that says what is wrong and what to pass
+// instead. Each runs before anything is started or sent.
 import { McpStartupError, McpValidationError } from "./connection-errors";
 
 /**

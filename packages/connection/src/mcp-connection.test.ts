@@ -1,10 +1,10 @@
-// McpConnection's contract (deputy's McpConnection, seed-behaviours 2.1-2.2) against the real
-// server-everything over stdio (behind a proxy that records what reaches it) and against the
-// scripted fixture server for the failure paths.
+// McpConnection's contract, its constructor's checks and its methods (docs/seed-coverage.md lists
+// each rule with its test), against the real server-everything over stdio (behind a proxy that
+// records what reaches it) and against the scripted fixture server for the failure paths.
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpConfigError } from "./config";
+import { McpConfigError } from "./config/config-error";
 import {
   McpBusyError,
   McpClosedError,

@@ -8,13 +8,12 @@ import type {
   ReadResourceResult,
   Tool,
 } from "@modelcontextprotocol/client";
-import {
-  loadMcpConfig,
-  McpConfigError,
-  parseMcpConfig,
-  selectServer,
-  type McpServerConfig,
-} from "./config";
+import { errorMessage } from "@mcp-chat-host/protocol";
+import { McpConfigError } from "./config/config-error";
+import type { McpServerConfig } from "./config/config-types";
+import { loadMcpConfig } from "./config/load-config";
+import { parseMcpConfig } from "./config/parse-config";
+import { selectServer } from "./config/select-servers";
 import {
   McpBusyError,
   McpClosedError,
@@ -366,7 +365,7 @@ export class McpConnection {
         error instanceof McpConnectionError || error instanceof McpConfigError
           ? error
           : new McpStartupError(
-              `MCP server "${this.server}" failed during startup: ${error instanceof Error ? error.message : String(error)}`,
+              `MCP server "${this.server}" failed during startup: ${errorMessage(error)}`,
               { cause: error },
             );
       // Called off by close() or cancel(): that reason says it all.

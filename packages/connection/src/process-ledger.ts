@@ -4,6 +4,7 @@
 // is gone, and kills only the servers whose pid and start time both still match.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import {
   currentBootId,
   identifyProcess,
@@ -14,11 +15,11 @@ import {
 import {
   killProcessTree,
   setProcessRecorder,
-  waitUntilProcessesGone,
   type ProcessIdentity,
   type ProcessLabel,
   type ProcessRecorder,
 } from "./process-tree";
+import { waitUntilProcessesGone } from "./process-tree-walk";
 
 /** One server a run recorded. */
 export interface LedgerServer extends ProcessLabel {
@@ -232,9 +233,7 @@ export class ProcessLedger implements ProcessRecorder {
       }));
       return run;
     } catch (error) {
-      this.options.warn?.(
-        `Ignored the process ledger file ${path}: ${error instanceof Error ? error.message : String(error)}.`,
-      );
+      this.options.warn?.(`Ignored the process ledger file ${path}: ${errorMessage(error)}.`);
       return undefined;
     }
   }
@@ -261,7 +260,7 @@ export class ProcessLedger implements ProcessRecorder {
       renameSync(temporary, this.file);
     } catch (error) {
       this.options.warn?.(
-        `Could not update the process ledger ${this.file}: ${error instanceof Error ? error.message : String(error)}. Servers left by a crash may not be stopped at the next start.`,
+        `Could not update the process ledger ${this.file}: ${errorMessage(error)}. Servers left by a crash may not be stopped at the next start.`,
       );
     }
   }

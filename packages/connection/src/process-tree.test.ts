@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { newRecordFile, recordedPids, waitUntilGone } from "../test/fixtures/fixture-helpers";
 import { startFixtureHost } from "../test/fixtures/fixture-host";
-import { findProcessTree } from "./process-tree";
+import { findProcessTree } from "./process-tree-walk";
 
 function startHost(record: string, how: "exit" | "wait") {
   return startFixtureHost("host-that-exits.ts", [record, how]);

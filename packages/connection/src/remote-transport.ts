@@ -25,10 +25,7 @@ export interface RemoteEndpoint {
  * @param endpoint - the URL and headers.
  * @returns the transport.
  */
-export function createRemoteTransport(
-  kind: RemoteTransportKind,
-  endpoint: RemoteEndpoint,
-): Transport {
+function createRemoteTransport(kind: RemoteTransportKind, endpoint: RemoteEndpoint): Transport {
   const url = new URL(endpoint.url);
   const requestInit: RequestInit = { headers: { ...endpoint.headers } };
   return kind === "streamable-http"

@@ -12,7 +12,8 @@ import {
   type ServerCapabilities,
   type Transport,
 } from "@modelcontextprotocol/client";
-import type { McpServerConfig } from "./config";
+import { errorMessage } from "@mcp-chat-host/protocol";
+import type { McpServerConfig } from "./config/config-types";
 import { McpStartupError } from "./connection-errors";
 import { connectRemote, type RemoteTransportKind } from "./remote-transport";
 import { ResponseIdGuard } from "./response-id-guard";
@@ -194,7 +195,7 @@ export class SessionLink {
         },
       );
     }
-    const detail = cause instanceof Error ? cause.message : "the connection closed";
+    const detail = errorMessage(cause, "the connection closed");
     const hint =
       this.entry.kind === "stdio"
         ? "Check the command, arguments and environment in the configuration."

@@ -16,9 +16,9 @@ import {
   killProcessTree,
   sampleProcessTrees,
   trackProcessTree,
-  waitUntilProcessesGone,
   type ProcessIdentity,
 } from "./process-tree";
+import { waitUntilProcessesGone } from "./process-tree-walk";
 
 /** How a server process ended. */
 export interface ProcessExit {

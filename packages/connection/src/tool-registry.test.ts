@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { brokenEntry, everythingEntry, tinyEntry } from "../test/fixtures/configs/shared-servers";
 import { configOf, newRecordFile, scriptedEntry } from "../test/fixtures/fixture-helpers";
-import { parseMcpConfig } from "./config";
+import { parseMcpConfig } from "./config/parse-config";
 import { McpTimeoutError } from "./connection-errors";
 import { McpConnection } from "./mcp-connection";
 import { ToolRegistrationError, ToolRegistry, type RegisteredTool } from "./tool-registry";
-import { SharedConnections } from "./tools-mcp";
+import { SharedConnections } from "./shared-connections";
 
 const config = parseMcpConfig(
   {

@@ -1,13 +1,9 @@
 // The tools one agent (a chat) may call, and how shared MCP tools join them (deputy's
 // register_tools / load_mcp / mcp_tools / mcp_status).
-import {
-  errorMessage,
-  noToolsWarning,
-  sharedConnections,
-  type McpConfigInput,
-  type SharedConnections,
-  type SharedToolHandle,
-} from "./tools-mcp";
+import { errorMessage } from "@mcp-chat-host/protocol";
+import type { McpConfigInput, SharedToolHandle } from "./shared-connection-types";
+import { sharedConnections, type SharedConnections } from "./shared-connections";
+import { noToolsWarning } from "./tools-mcp";
 
 /** What the registry needs to know about a tool. */
 export interface RegisteredTool {

@@ -5,14 +5,13 @@ import {
   processGone,
   tinyEntry,
 } from "../test/fixtures/configs/shared-servers";
-import { McpConfigError, parseMcpConfig } from "./config";
+import { McpConfigError } from "./config/config-error";
+import { parseMcpConfig } from "./config/parse-config";
 import { McpDesynchronizedError } from "./connection-errors";
-import {
-  McpSharedConnectionError,
-  SharedConnections,
-  toolsMcp,
-  type SharedToolHandle,
-} from "./tools-mcp";
+import { McpSharedConnectionError } from "./shared-connection-error";
+import type { SharedToolHandle } from "./shared-connection-types";
+import { SharedConnections } from "./shared-connections";
+import { toolsMcp } from "./tools-mcp";
 
 const config = parseMcpConfig(
   {

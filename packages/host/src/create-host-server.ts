@@ -9,6 +9,10 @@ import type { LanguageModel } from "ai";
 import { pino, type Logger } from "pino";
 import type { ChatHostOptions } from "./chat/chat";
 import { AuditLog } from "./audit/audit-log";
+import { ClusterNode } from "./cluster/cluster-node";
+import { ClusterStartError, redactUrl, withoutCredentials } from "./cluster/cluster-start-error";
+import { resolveNodeId } from "./cluster/node-identity";
+import type { RoutedSocket } from "./cluster/tab-router";
 import { policies } from "./gate/policies";
 import { mcpChatHost } from "./mcp-chat-host";
 import { DEFAULT_TOOL_RESULT_LIMIT } from "./cards/capped-result";
@@ -18,9 +22,9 @@ import { createHttpLayer, type HttpLayer, type HttpLayerOptions } from "./server
 import { RateLimiter } from "./server/rate-limit";
 import { SessionRegistry, type SessionFunction } from "./session/session-registry";
 import type { SessionServices } from "./session/session-services";
-import type { SessionEmitter } from "./session/host-session";
 import { ProcessSources, type ConfiguredSources } from "./session/session-sources";
 import { bindSessionEvents } from "./socket/socket-handlers";
+import { liveViewsFromConfig } from "./live-views-config";
 import { configSourceFactory } from "./sources/config-source";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
@@ -32,8 +36,25 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   config?: string | McpConfig | Record<string, unknown> | null;
   /** The model: `offline` (default), `anthropic:<id>`, `openai:<id>`, `openai-compatible:<url>#<id>`, or an AI SDK model. */
   model?: string | LanguageModel;
-  /** The store: `sqlite:<path>` (default `sqlite:./data/mcp-chat-host.db`), `:memory:`, or a store. */
+  /**
+   * The store: `sqlite:<path>` (default `sqlite:./data/mcp-chat-host.db`), `:memory:`,
+   * `postgres://…` (several nodes share it), or a store.
+   */
   store?: string | HostStore;
+  /** This node's id in a cluster (default: `$NODE_ID`, else generated; logged at start). */
+  nodeId?: string;
+  /** Redis for what crosses nodes (default `$REDIS_URL`); none: one node. */
+  redisUrl?: string;
+  /**
+   * Whether the node keeps a lease in the database, so only a dead node's replies are
+   * interrupted (default: with Redis or a `postgres://` store). Without one, every reply left
+   * `streaming` is interrupted at start, as a lone server does.
+   */
+  leases?: boolean;
+  /** How long a node's lease lasts without a heartbeat, in ms (default 15,000). */
+  leaseTtlMs?: number;
+  /** How long `drain()` lets running replies finish before they are interrupted, in seconds (default 30). */
+  drainTimeout?: number;
   /**
    * Runs once per session (browser tab) to build its chats with `session.chat()` and
    * `mcpChatHost()`. Default: one chat with every configured server and the config's `host` section.
@@ -72,10 +93,20 @@ export interface HostServer {
   listen(options?: { port?: number; host?: string }): Promise<{ port: number; url: string }>;
   /** Stops: ends every session, closes shared sources (no child process left), the store and the listeners. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM): `/readyz` fails and no new connection is accepted, running
+   * replies may finish for up to `timeoutSeconds` (default `drainTimeout`), then the rest are
+   * marked interrupted and the server closes.
+   */
+  drain(timeoutSeconds?: number): Promise<void>;
+  /** This node's id. */
+  readonly nodeId: string;
   /** The host's origin, the one-time sign-in URL, and sandbox origins. */
   readonly urls: HttpLayer["urls"];
   /** Mints a new one-time sign-in URL (token auth). */
   signInUrl(): string;
+  /** Mints a new one-time sign-in URL, resolving once every node of the cluster accepts it. */
+  mintSignInUrl(): Promise<string>;
   /** The store (after `listen()`). */
   readonly store: HostStore;
   /** The model's description, for logs (no keys). */
@@ -86,6 +117,23 @@ export interface HostServer {
   readonly http: HttpLayer;
   /** @internal live sessions */
   readonly sessions: SessionRegistry;
+}
+
+/**
+ * Opens the store a specification names; a database that cannot be reached is a start refusal
+ * that says so.
+ */
+async function openNamedStore(spec: string, logger: Logger): Promise<HostStore> {
+  try {
+    return await openStore(spec, { logger });
+  } catch (error) {
+    if (!/^postgres(ql)?:/i.test(spec)) throw error;
+    throw new ClusterStartError(
+      "database",
+      `The database at ${redactUrl(spec)} cannot be reached (${withoutCredentials((error as Error).message, spec)}); this node does not start. Check DATABASE_URL and that PostgreSQL is running.`,
+      { cause: error },
+    );
+  }
 }
 
 /** The default session: one chat with every configured server, using the config's `host` section. */
@@ -140,16 +188,22 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     maxHttpBufferSize: maxPayloadBytes * 2,
     logger,
     toWireError,
+    readiness: async () => (node === null ? { ok: false } : { ...(await node.readiness(store)) }),
   });
   const processSources = new ProcessSources(logger);
   const limiter = new RateLimiter({
     ratePerSecond: options.pageCallRate?.perSecond ?? 20,
     burst: options.pageCallRate?.burst ?? 40,
-    message: "This app is calling its tools too often; it was slowed down. Try again in a moment.",
   });
   let config: McpConfig | null = null;
   let store: HostStore | null = null;
   let sessions: SessionRegistry | null = null;
+  let node: ClusterNode | null = null;
+  const nodeId = resolveNodeId(options.nodeId ?? env["NODE_ID"]);
+  const redisUrl = options.redisUrl ?? (env["REDIS_URL"] || undefined);
+  const storeSpec = typeof options.store === "string" ? options.store : undefined;
+  const leases =
+    options.leases ?? (redisUrl !== undefined || /^postgres(ql)?:/i.test(storeSpec ?? ""));
   const factories = new Map<string, { factory: SourceFactory; shared: boolean }>();
   const configured: ConfiguredSources = {
     names: () => [...factories.keys()],
@@ -167,6 +221,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const server: HostServer = {
     async listen(listenOptions = {}) {
       config = await loadConfig();
+      const liveViews = liveViewsFromConfig(config);
       for (const entry of Object.values(config?.servers ?? {})) {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {
@@ -178,18 +233,32 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       const opened =
         typeof options.store === "object"
           ? options.store
-          : await openStore(options.store ?? "sqlite:./data/mcp-chat-host.db", { logger });
+          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger);
+      let cluster: ClusterNode;
+      try {
+        cluster = await ClusterNode.start(
+          http.io,
+          { nodeId, redisUrl, leases, leaseTtlMs: options.leaseTtlMs },
+          logger,
+        );
+      } catch (error) {
+        await opened.close();
+        throw error;
+      }
+      node = cluster;
       const audit = new AuditLog(opened, { logger });
-      // Everyone outside the engine sees a store whose audit includes what is still queued.
+      // Everyone outside the engine sees a store whose audit includes what is still queued; the
+      // sessions' store also carries the node's part in the cluster (see `clusterStore`).
       store = audit.storeView();
-      const interrupted = await store.markInterruptedReplies();
-      if (interrupted > 0)
-        logger.warn({ interrupted }, "replies cut short by the last stop were marked interrupted");
+      const sessionStore = cluster.wrapStore(store);
+      await cluster.startReplies(store);
+      if (leases) await http.shareTokens(store);
       const services: SessionServices = {
-        store,
+        store: sessionStore,
         audit,
         model,
         modelName,
+        ...(liveViews === undefined ? {} : { liveViews }),
         logger,
         configured,
         processSources,
@@ -198,10 +267,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
             csp: meta.csp,
             permissions: meta.permissions,
           }),
-        takePageCall: (instanceId) => {
-          const decision = limiter.take(instanceId);
-          return decision.ok ? null : decision.error.message;
-        },
+        takePageCall: (key) => limiter.take(key).ok,
         now,
         toolTimeout: options.toolTimeout ?? 300,
         toolResultLimit: options.toolResultLimit ?? DEFAULT_TOOL_RESULT_LIMIT,
@@ -218,14 +284,18 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         const tab = idSchema.safeParse(auth?.["tabId"]);
         const key = `${sessionId}:${tab.success ? tab.data : "tab"}`;
         const ready = registry.obtain(key, user);
-        const emitter = ((event: string, payload: unknown) => {
-          (socket.emit as (event: string, payload: unknown) => void)(event, payload);
-        }) as SessionEmitter;
+        const routed = ready.then((session) => {
+          // One router per session: a conversation's events reach every tab showing it through
+          // the conversation's room, on whichever node, also while this tab reconnects.
+          const router = cluster.routerFor(session);
+          session.pageHost = socket.handshake.headers.host;
+          router.attach(socket as unknown as RoutedSocket);
+          session.connect(router.emit);
+          return router;
+        });
+        routed.catch(() => undefined);
         ready.then(
-          (session) => {
-            session.pageHost = socket.handshake.headers.host;
-            session.connect(emitter);
-          },
+          () => undefined,
           (error: unknown) => {
             logger.error({ err: error }, "the session function failed");
             socket.emit("notice", {
@@ -238,8 +308,15 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         // Keep an unhandled rejection from crashing the process; handlers report it per request.
         ready.catch(() => undefined);
         bindSessionEvents(socket, ready, logger, { maxBytes: maxPayloadBytes });
+        socket.on("card:teardown", (payload: unknown) => {
+          routed
+            .then((router) => router.closedHere(socket as unknown as RoutedSocket, payload))
+            .catch(() => undefined);
+        });
         socket.on("disconnect", () => {
-          ready.then((session) => session.disconnect(emitter)).catch(() => undefined);
+          routed
+            .then((router) => router.detach(socket as unknown as RoutedSocket))
+            .catch(() => undefined);
           registry.release(key);
         });
       });
@@ -251,12 +328,30 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       await sessions?.endAll();
       await processSources.closeAll();
       await http.close();
+      // After the sockets: the lease is given up (this node's replies interrupted), then Redis.
+      await node?.close();
       await store?.close();
     },
+    async drain(timeoutSeconds) {
+      const seconds = timeoutSeconds ?? options.drainTimeout ?? 30;
+      node?.startDraining();
+      http.stopAccepting();
+      const finished = (await node?.repliesFinished(seconds * 1_000)) ?? true;
+      logger.info(
+        { finished },
+        finished
+          ? "every reply finished; stopping"
+          : "stopping; replies still being written are marked interrupted",
+      );
+      node?.markStopping();
+      await server.close();
+    },
+    nodeId,
     get urls() {
       return http.urls;
     },
     signInUrl: () => http.signInUrl(),
+    mintSignInUrl: () => http.mintSignInUrl(),
     get store() {
       if (!store) throw new Error("The store is opened by listen().");
       return store;

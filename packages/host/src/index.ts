@@ -8,8 +8,8 @@
 // Server and sessions
 export { createHostServer, defaultSession, hostOptionsFromConfig } from "./create-host-server";
 export type { HostServer, HostServerOptions } from "./create-host-server";
-export { HostSession } from "./session/host-session";
-export type { BuiltContext, SessionUser } from "./session/host-session";
+export type { Session } from "./session/session";
+export type { BuiltContext, SessionUser } from "./session/session-context";
 export type { SessionFunction } from "./session/session-registry";
 export type { SourceSpec } from "./session/session-sources";
 export { HostError } from "./host-error";
@@ -28,7 +28,7 @@ export type {
   ToolPermissions,
   ToolRequest,
 } from "./chat/chat";
-export type { ShowCardOptions } from "./cards/card-service";
+export type { ShowCardOptions } from "./session/session";
 
 // The gate on page calls, approvals and policies
 export {
@@ -41,7 +41,8 @@ export {
 export type { AppCall, AppCallSession, AppCallVerdict, OnAppCall } from "./gate/app-call-gate";
 export { policies, PolicyConfigError, parseAppCallRules } from "./gate/policies";
 export type { AppCallRule, AppCallRules, AppCallRulesInput } from "./gate/policies";
-export { ApprovalBroker, SESSION_ENDED_REFUSAL } from "./gate/approval-broker";
+export { ApprovalBroker } from "./gate/approval-broker";
+export { SESSION_ENDED_REFUSAL } from "./gate/approval-types";
 
 // The context relay and app messages
 export { APP_CONTEXT_HEADER, buildAppContext, withAppContext } from "./context/context-relay";
@@ -61,8 +62,11 @@ export type { Source, SourceFactory, SourceTool } from "./sources/source";
 export { modelValue, toolHasView, toolResourceUri, isVisibleTo } from "./sources/tool-metadata";
 
 // The model
-export { createOfflineModel, describeModel, resolveModel, runTurn } from "./model/index";
-export type { HostTool, TurnEvent, TurnResult } from "./model/index";
+export { createOfflineModel } from "./model/offline-model";
+export { describeModel, resolveModel } from "./model/model-selection";
+export { runTurn } from "./model/model-runner";
+export type { HostTool } from "./model/host-tool";
+export type { TurnEvent, TurnResult } from "./model/turn-events";
 
 // The store
 export { openStore } from "./store/open-store";
@@ -72,6 +76,7 @@ export { SqliteStore } from "./store/sqlite-store";
 export { openAuditReader } from "./audit/audit-reader";
 export type { AuditFilter, AuditReader } from "./audit/audit-reader";
 export { StoreError, isStoreError } from "./store/store-error";
+export { ClusterStartError, type ClusterDependency } from "./cluster/cluster-start-error";
 export type * from "./store/host-store";
 
 // The connection layer, re-exported for operators who configure the host in code

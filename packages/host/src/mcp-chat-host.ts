@@ -1,11 +1,15 @@
-import type { Chat, ChatHostHandle, ChatHostOptions } from "./chat/chat";
+import {
+  chatHostAttacherOf,
+  type Chat,
+  type ChatHostHandle,
+  type ChatHostOptions,
+} from "./chat/chat";
 import { HostError } from "./host-error";
-import type { HostSession } from "./session/host-session";
 import type { SourceSpec } from "./session/session-sources";
 
 /**
  * Gives a chat's model the tools of one or more MCP Apps and shows each app it opens as a live
- * card in the conversation (seed-behaviours 1.1). Call it in the session function, once per chat.
+ * card in the conversation. Call it in the session function, once per chat.
  *
  * - The model is told, before each message the person sends, what the chat's open cards report
  *   (unless `context: false`); 2,000 characters an app, the five that changed last.
@@ -25,22 +29,10 @@ export function mcpChatHost(
   sources: SourceSpec | readonly SourceSpec[],
   options: ChatHostOptions = {},
 ): ChatHostHandle {
-  const session = sessionOf(chat);
-  const list = Array.isArray(sources) ? [...(sources as SourceSpec[])] : [sources as SourceSpec];
-  return session.attachChatHost(chat, list, options);
-}
-
-const sessions = new WeakMap<Chat, HostSession>();
-
-/** @internal links a chat to its session, so `mcpChatHost(chat, …)` needs only the chat. */
-export function linkChat(chat: Chat, session: HostSession): void {
-  sessions.set(chat, session);
-}
-
-function sessionOf(chat: Chat): HostSession {
-  const session = typeof chat === "object" && chat !== null ? sessions.get(chat) : undefined;
-  if (!session) {
+  const attach = chatHostAttacherOf(chat);
+  if (!attach) {
     throw new HostError("bad_request", "`chat` must be a chat made with `session.chat()`.");
   }
-  return session;
+  const list = Array.isArray(sources) ? [...(sources as SourceSpec[])] : [sources as SourceSpec];
+  return attach(chat, list, options);
 }

@@ -1,9 +1,8 @@
-import type { ShowCardOptions } from "./cards/card-service";
-import type { HostSession } from "./session/host-session";
+import type { Session, ShowCardOptions } from "./session/session";
 import type { SourceSpec } from "./session/session-sources";
 
 /**
- * Adds a card built by hand to the session's conversation (seed-behaviours 1.11): the tool is
+ * Adds a card built by hand to the session's conversation: the tool is
  * called first, so the saved card carries the opening result and a restored card never calls it
  * again. The card belongs to the session's only chat (none when there are several), and its
  * page's calls pass `options.onAppCall` and then that chat's `onAppCall`.
@@ -16,7 +15,7 @@ import type { SourceSpec } from "./session/session-sources";
  *   source was not told which tool opens the app; the source's error when the call fails.
  */
 export function mcpContentResult(
-  session: HostSession,
+  session: Session,
   source: SourceSpec,
   options: ShowCardOptions = {},
 ): Promise<string> {

@@ -1,4 +1,4 @@
-// The `onAppCall` gate through a real socket (seed-behaviours 1.10): every verdict kind with the
+// The `onAppCall` gate through a real socket: every verdict kind with the
 // exact text the page receives, the chain order, `call.ask()` answered from the test client, and
 // the audit of every page call. A refused call never reaches the app: the app counts its calls.
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// App messages through a real socket (seed-behaviours 1.6, 1.7): a card's `ui/message` reaches
+// App messages through a real socket: a card's `ui/message` reaches
 // only the chat that owns the card, in that chat's mode; empty text and panes reach no chat.
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";

@@ -1,4 +1,4 @@
-// The context relay through whole turns (seed-behaviours 1.5, DESIGN section 5): cards report over
+// The context relay through whole turns: cards report over
 // the socket, the server builds the chat's context at each person's message, and the model (the
 // offline model, watched through the AI SDK's mock) is given it just before that message.
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";

@@ -69,7 +69,7 @@ describe("the real example servers over stdio", () => {
     expect(Number.isNaN(Date.parse(text))).toBe(false);
     const attach = await client.value("card:attach", { instanceId: card.instanceId });
     expect(attach.page.html).toMatch(/^<!doctype html>/i);
-    expect(attach.page.html.length).toBeGreaterThan(10_000);
+    expect(attach.page.html?.length).toBeGreaterThan(10_000);
     expect(attach.tool).toMatchObject({ name: "get-time", title: "Get Time" });
     expect(attach.toolResult).toEqual(card.result);
   });

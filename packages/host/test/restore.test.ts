@@ -1,4 +1,4 @@
-// Restoring saved conversations (seed-behaviours 1.8, 1.10): a card saved in one session is
+// Restoring saved conversations: a card saved in one session is
 // reopened in another; its page gets the saved arguments and result and no tool is called (the
 // app counts its calls). The `checked` mark refuses a restored card's calls when the new session
 // has no check for them.
@@ -184,7 +184,7 @@ describe("restoring saved cards", () => {
     expect(counter.calls).toEqual(["greet:Ada", "set-name:Cy"]);
   });
 
-  it("answers a card whose source this session lacks with the seed's text", async () => {
+  it("answers a card whose source this session lacks: the app isn't available any more", async () => {
     const { host, counter, state } = await startRestoreHost();
     const first = await host.connect({ tabId: "tab-1" });
     const card = await saveCard(host, first);

@@ -2,9 +2,9 @@
 // have a rate limit of their own, and its questions to the person are bounded: a flood gets
 // refusals at once, and nothing waits in a queue without bound.
 import { afterEach, describe, expect, it } from "vitest";
-import { cardQuestionsWaitingRefusal } from "../src/gate/approval-broker";
+import { cardQuestionsWaitingRefusal } from "../src/gate/approval-types";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { PAGE_RESOURCES_RATE_MESSAGE } from "../src/server/rate-limit";
+import { PAGE_RESOURCES_RATE_MESSAGE } from "../src/gate/page-call-gate";
 import { McpApp } from "../src/sources/mcp-app";
 import { greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";
 

@@ -1,5 +1,5 @@
-// A page from an earlier load of a card (seed-behaviours 1.6: `attached_generation ==
-// page_generation`): each `card:attach` starts a new generation, the reply names it, and the
+// A page from an earlier load of a card (a page counts only while the generation it attached
+// with is the card's): each `card:attach` starts a new generation, the reply names it, and the
 // browser sends it back with `card:post-message` and `card:update-context`. The server routes a
 // message or takes a report only from the newest load; an older page (the card reopened in
 // another tab, its page reloaded) neither posts nor reports.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ackError, ackOk, ackSchema } from "./ack";
-import { clientEventSchemas } from "./events";
+import { clientEventSchemas } from "./client-events";
 import { limits } from "./limits";
-import { cardDescriptorSchema } from "./records";
+import { cardDescriptorSchema } from "./card-records";
 import { isWireError, wireError, wireErrorSchema } from "./wire-error";
 import { z } from "zod";
 

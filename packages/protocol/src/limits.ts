@@ -8,6 +8,8 @@ export const limits = {
   maxTitleChars: 200,
   /** Longest id of any kind (conversation, chat, card, approval), in characters. */
   maxIdChars: 200,
+  /** Most page hashes a `card:attach` may name as already held by the browser. */
+  maxKnownViews: 16,
   /** Largest JSON of a card's page request (arguments, report, log data), in characters. */
   maxCardPayloadChars: 256_000,
   /** Longest refusal reason a person can type, in characters. */

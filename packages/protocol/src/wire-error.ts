@@ -24,7 +24,10 @@ export const wireErrorCodes = [
 /** One of {@link wireErrorCodes}. */
 export type WireErrorCode = (typeof wireErrorCodes)[number];
 
-/** JSON-RPC error codes a card's page sees (seed-behaviours 1.9). */
+/**
+ * JSON-RPC error codes a card's page sees when the host does not answer its request: a method the
+ * host does not pass on, a card that is not running, a tool the page may not call, or a failure.
+ */
 export const pageRpcCodes = {
   /** The host doesn't pass on that method. */
   methodNotFound: -32601,

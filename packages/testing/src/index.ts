@@ -29,3 +29,22 @@ export {
   type RecordedRequest,
 } from "./recorded-request";
 export type { AuthState } from "./provider-api";
+export {
+  startRedis,
+  pingRedis,
+  type RedisOptions,
+  type RunningRedis,
+} from "./servers/redis-server";
+export {
+  startBalancer,
+  type BalancerBackend,
+  type BalancerOptions,
+  type RunningBalancer,
+} from "./servers/balancer";
+export { spawnTied, freePort, type TiedProcess } from "./servers/tied-process";
+export {
+  startPostgres,
+  findPostgresBinaries,
+  type PostgresOptions,
+  type RunningPostgres,
+} from "./servers/postgres-server";

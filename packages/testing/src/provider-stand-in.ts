@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { createMessagesApi } from "./anthropic/messages-api";
 import { defaultResponder } from "./default-responder";
 import { FaultSchedule, type Fault, type FaultTarget } from "./fault";
@@ -160,7 +161,7 @@ export async function startProviderStandIn(
       try {
         result = queue.shift() ?? (await responder(entry.view));
       } catch (error) {
-        entry.responderError = error instanceof Error ? error.message : String(error);
+        entry.responderError = errorMessage(error);
         console.warn(`provider stand-in: the responder threw: ${entry.responderError}`);
         return answer(response, entry, api.faultAnswer({ kind: "http", status: 500 }, entry.view));
       }
@@ -232,7 +233,7 @@ export async function startProviderStandIn(
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      console.warn(`provider stand-in: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(`provider stand-in: ${errorMessage(error)}`);
       if (!response.headersSent) {
         response.writeHead(500, { "content-type": "application/json" });
         response.end(

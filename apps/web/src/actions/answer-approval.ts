@@ -1,7 +1,7 @@
 import type { ApprovalDecision } from "@mcp-chat-host/protocol";
 import type { HostSocket } from "../socket/host-socket";
 import { request } from "../socket/request";
-import { useApprovalsStore } from "../state/approvals-store";
+import { useHostStore } from "../state/host-store";
 
 /**
  * Answers an approval request (`approval:answer`). On success, or when the server no longer knows
@@ -20,10 +20,10 @@ export async function answerApproval(
   decision: ApprovalDecision,
   reason?: string,
 ): Promise<boolean> {
-  const approvals = useApprovalsStore.getState;
-  if (approvals().answering !== null) return false;
-  approvals().setAnswering(approvalId);
-  approvals().setError(null);
+  const approvals = useHostStore.getState;
+  if (approvals().answeringApproval !== null) return false;
+  approvals().setAnsweringApproval(approvalId);
+  approvals().setApprovalError(null);
   const trimmed = reason?.trim() ?? "";
   const ack = await request(
     socket,
@@ -32,11 +32,11 @@ export async function answerApproval(
       ? { approvalId, decision, reason: trimmed }
       : { approvalId, decision },
   );
-  approvals().setAnswering(null);
+  approvals().setAnsweringApproval(null);
   if (ack.ok || ack.error.code === "not_found") {
-    approvals().settle(approvalId);
+    approvals().settleApproval(approvalId);
     return ack.ok;
   }
-  approvals().setError(`Your answer did not reach the server: ${ack.error.message}`);
+  approvals().setApprovalError(`Your answer did not reach the server: ${ack.error.message}`);
   return false;
 }

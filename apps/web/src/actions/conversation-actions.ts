@@ -2,12 +2,12 @@ import { limits } from "@mcp-chat-host/protocol";
 import type { HostSocket } from "../socket/host-socket";
 import { request } from "../socket/request";
 import { applyConversationSnapshot, leaveConversation } from "../state/apply-snapshot";
-import { useConversationsStore } from "../state/conversations-store";
+import { useHostStore } from "../state/host-store";
 
 /** Saves a JSON document as a file in the person's downloads. */
 export type DownloadJson = (document: Record<string, unknown>, fileName: string) => void;
 
-const conversations = useConversationsStore.getState;
+const conversations = useHostStore.getState;
 
 /**
  * Starts a new conversation (`conversation:create`) and opens it.
@@ -17,10 +17,10 @@ const conversations = useConversationsStore.getState;
 export async function createConversation(socket: HostSocket): Promise<boolean> {
   const ack = await request(socket, "conversation:create", {});
   if (!ack.ok) {
-    conversations().setError(`Could not start a conversation: ${ack.error.message}`);
+    conversations().setConversationsError(`Could not start a conversation: ${ack.error.message}`);
     return false;
   }
-  conversations().setError(null);
+  conversations().setConversationsError(null);
   await leaveConversation(ack.value.conversation.id);
   applyConversationSnapshot(ack.value);
   return true;
@@ -37,10 +37,10 @@ export async function openConversation(
 ): Promise<boolean> {
   const ack = await request(socket, "conversation:open", { conversationId });
   if (!ack.ok) {
-    conversations().setError(`Could not open the conversation: ${ack.error.message}`);
+    conversations().setConversationsError(`Could not open the conversation: ${ack.error.message}`);
     return false;
   }
-  conversations().setError(null);
+  conversations().setConversationsError(null);
   await leaveConversation(ack.value.conversation.id);
   applyConversationSnapshot(ack.value);
   return true;
@@ -58,7 +58,9 @@ export async function renameConversation(
 ): Promise<boolean> {
   const trimmed = title.trim();
   if (trimmed === "") {
-    conversations().setError("A conversation needs a title; type one, or press Escape to cancel.");
+    conversations().setConversationsError(
+      "A conversation needs a title; type one, or press Escape to cancel.",
+    );
     return false;
   }
   const ack = await request(socket, "conversation:rename", {
@@ -66,11 +68,13 @@ export async function renameConversation(
     title: trimmed.slice(0, limits.maxTitleChars),
   });
   if (!ack.ok) {
-    conversations().setError(`Could not rename the conversation: ${ack.error.message}`);
+    conversations().setConversationsError(
+      `Could not rename the conversation: ${ack.error.message}`,
+    );
     return false;
   }
-  conversations().setError(null);
-  conversations().upsert(ack.value);
+  conversations().setConversationsError(null);
+  conversations().upsertConversation(ack.value);
   return true;
 }
 
@@ -86,16 +90,18 @@ export async function deleteConversation(
 ): Promise<boolean> {
   const ack = await request(socket, "conversation:delete", { conversationId });
   if (!ack.ok) {
-    conversations().setError(`Could not delete the conversation: ${ack.error.message}`);
+    conversations().setConversationsError(
+      `Could not delete the conversation: ${ack.error.message}`,
+    );
     return false;
   }
-  const wasOpen = conversations().currentId === conversationId;
-  conversations().setError(null);
+  const wasOpen = conversations().currentConversationId === conversationId;
+  conversations().setConversationsError(null);
   if (wasOpen) {
     await leaveConversation(null);
     applyConversationSnapshot(null);
   }
-  conversations().remove(conversationId);
+  conversations().removeConversation(conversationId);
   return true;
 }
 
@@ -126,10 +132,12 @@ export async function exportConversation(
 ): Promise<boolean> {
   const ack = await request(socket, "conversation:export", { conversationId });
   if (!ack.ok) {
-    conversations().setError(`Could not export the conversation: ${ack.error.message}`);
+    conversations().setConversationsError(
+      `Could not export the conversation: ${ack.error.message}`,
+    );
     return false;
   }
-  conversations().setError(null);
+  conversations().setConversationsError(null);
   download(ack.value, exportFileName(title));
   return true;
 }
@@ -148,18 +156,20 @@ export async function importConversation(
   try {
     const text = await file.text();
     if (text.length > limits.maxCardPayloadChars) {
-      conversations().setError(
+      conversations().setConversationsError(
         `That file is larger than ${limits.maxCardPayloadChars} characters, the most an import may be; pick a smaller export.`,
       );
       return false;
     }
     document = JSON.parse(text);
   } catch {
-    conversations().setError("That file is not JSON. Pick a file saved with Export from this app.");
+    conversations().setConversationsError(
+      "That file is not JSON. Pick a file saved with Export from this app.",
+    );
     return false;
   }
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
-    conversations().setError(
+    conversations().setConversationsError(
       "That file does not hold a conversation. Pick a file saved with Export from this app.",
     );
     return false;
@@ -168,10 +178,12 @@ export async function importConversation(
     document: document as Record<string, unknown>,
   });
   if (!ack.ok) {
-    conversations().setError(`Could not import the conversation: ${ack.error.message}`);
+    conversations().setConversationsError(
+      `Could not import the conversation: ${ack.error.message}`,
+    );
     return false;
   }
-  conversations().upsert(ack.value);
+  conversations().upsertConversation(ack.value);
   return openConversation(socket, ack.value.id);
 }
 

@@ -1,7 +1,7 @@
 import type { ContextInspection } from "@mcp-chat-host/protocol";
 import type { HostSocket } from "../socket/host-socket";
 import { request } from "../socket/request";
-import { useContextStore } from "../state/context-store";
+import { useHostStore } from "../state/host-store";
 
 /**
  * Asks the server what the model was told about the apps at a chat's last turn
@@ -15,6 +15,6 @@ export async function inspectContext(
 ): Promise<{ ok: true; value: ContextInspection } | { ok: false; message: string }> {
   const ack = await request(socket, "context:inspect", { chatId });
   if (!ack.ok) return { ok: false, message: ack.error.message };
-  useContextStore.getState().record(ack.value);
+  useHostStore.getState().recordContext(ack.value);
   return { ok: true, value: ack.value };
 }

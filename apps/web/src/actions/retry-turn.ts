@@ -1,6 +1,6 @@
 import type { HostSocket } from "../socket/host-socket";
 import { request } from "../socket/request";
-import { useSessionStore } from "../state/session-store";
+import { useHostStore } from "../state/host-store";
 
 /**
  * Runs a chat's last turn again after its reply failed, was stopped or was interrupted
@@ -19,7 +19,7 @@ export async function retryTurn(
 ): Promise<string | null> {
   const ack = await request(socket, "turn:retry", { chatId, messageId });
   if (!ack.ok) {
-    useSessionStore
+    useHostStore
       .getState()
       .addNotice("error", `The reply could not be run again: ${ack.error.message}`);
     return null;

@@ -1,9 +1,10 @@
 import { limits } from "@mcp-chat-host/protocol";
 import type { HostSocket } from "../socket/host-socket";
 import { request } from "../socket/request";
-import { useComposerStore } from "../state/composer-store";
+import { composerOf } from "../state/composer-slice";
+import { useHostStore } from "../state/host-store";
 
-const composer = useComposerStore.getState;
+const store = useHostStore.getState;
 
 /**
  * Sends a chat's input box as the person's message (`message:send`). The text stays in the box
@@ -20,45 +21,39 @@ export async function sendMessage(
   chatId: string,
   newId: () => string = () => crypto.randomUUID(),
 ): Promise<boolean> {
-  const text = (composer().texts[chatId] ?? "").trim();
-  if (text === "" || composer().sending[chatId] === true) return false;
+  const box = composerOf(store(), chatId);
+  const text = box.text.trim();
+  if (text === "" || box.sending) return false;
   if (text.length > limits.maxMessageChars) {
-    composer().setError(
-      chatId,
-      `The message is longer than ${limits.maxMessageChars} characters; shorten it, then send it again.`,
-    );
+    store().patchComposer(chatId, {
+      error: `The message is longer than ${limits.maxMessageChars} characters; shorten it, then send it again.`,
+    });
     return false;
   }
-  const pending = composer().pending[chatId];
-  const clientId = pending?.text === text ? pending.clientId : `m-${newId()}`;
-  composer().setPending(chatId, { text, clientId });
-  composer().setSending(chatId, true);
-  composer().setError(chatId, null);
+  const clientId = box.pending?.text === text ? box.pending.clientId : `m-${newId()}`;
+  store().patchComposer(chatId, { pending: { text, clientId }, sending: true, error: null });
   const ack = await request(socket, "message:send", { chatId, text, clientId });
-  composer().setSending(chatId, false);
   if (!ack.ok) {
-    if (!ack.error.retryable) composer().setPending(chatId, undefined);
-    composer().setError(
-      chatId,
-      `Your message was not sent: ${ack.error.message} Your text is still in the box.`,
-    );
+    store().patchComposer(chatId, {
+      sending: false,
+      pending: ack.error.retryable ? { text, clientId } : null,
+      error: `Your message was not sent: ${ack.error.message} Your text is still in the box.`,
+    });
     return false;
   }
-  composer().setPending(chatId, undefined);
   // Only clear what was sent: the person may have kept typing while it went out.
-  if ((composer().texts[chatId] ?? "").trim() === text) composer().setText(chatId, "");
+  const sent = composerOf(store(), chatId).text.trim() === text;
+  store().patchComposer(chatId, { sending: false, pending: null });
+  if (sent) store().setComposerText(chatId, "");
   return true;
 }
 
-/**
- * Stops a chat's running reply (`turn:stop`).
- *
- * @returns true when the server stopped a turn.
- */
 export async function stopTurn(socket: HostSocket, chatId: string): Promise<boolean> {
   const ack = await request(socket, "turn:stop", { chatId });
   if (!ack.ok) {
-    composer().setError(chatId, `The reply could not be stopped: ${ack.error.message}`);
+    store().patchComposer(chatId, {
+      error: `The reply could not be stopped: ${ack.error.message}`,
+    });
     return false;
   }
   return ack.value.stopped;

@@ -14,7 +14,8 @@ import {
   type AppBridgeConstructor,
   type CardPageHandlers,
 } from "./card-bridge";
-import { CardRequestError, toPageError } from "./card-request-error";
+import { RequestError } from "../socket/request-error";
+import { toPageError } from "./card-request-error";
 import { cardHostCapabilities, cardHostInfo } from "./host-context";
 
 function handlers(overrides: Partial<CardPageHandlers> = {}): CardPageHandlers {
@@ -227,7 +228,7 @@ describe("createCardBridge", () => {
   });
 
   it("gives the view the server's JSON-RPC code and message when a call is refused", async () => {
-    const refused = new CardRequestError(
+    const refused = new RequestError(
       wireError("refused", "Deleting is not allowed from this card.", { rpcCode: -32602 }),
     );
     const pageHandlers = handlers({
@@ -235,7 +236,7 @@ describe("createCardBridge", () => {
         throw toPageError(refused);
       }),
       readResource: vi.fn(async () => {
-        throw toPageError(new CardRequestError(wireError("unavailable", "The server is gone.")));
+        throw toPageError(new RequestError(wireError("unavailable", "The server is gone.")));
       }),
     });
     const { app } = await connectPair(pageHandlers);

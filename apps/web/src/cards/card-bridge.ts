@@ -2,7 +2,7 @@
 // right after the handshake, and a capability announced without a handler answers "method not
 // found". The bridge has no MCP client (`null`): each request goes to the server over the socket,
 // where the card's own source and the gate answer it. A request for anything else never reaches
-// the bridge: the host answers it itself, naming the method (seed-behaviours 1.9).
+// the bridge: the host answers it itself, naming the method.
 import {
   AppBridge,
   type AppBridgeEventMap,
@@ -64,7 +64,7 @@ export type AppBridgeConstructor = (
 ) => AppBridge;
 
 /** The SDK's AppBridge, without an MCP client. */
-export const constructAppBridge: AppBridgeConstructor = (hostInfo, capabilities, options) =>
+const constructAppBridge: AppBridgeConstructor = (hostInfo, capabilities, options) =>
   new AppBridge(null, hostInfo, capabilities, options);
 
 /** The request-handler setters {@link createCardBridge} fills, one per announced capability. */
@@ -91,10 +91,10 @@ export const cardBridgeEvents = [
 
 /**
  * The requests a card's view may make of the host: the MCP requests the host passes on to the
- * card's own source (seed-behaviours 1.9: `tools/call`, `resources/read`, `resources/list`,
- * `resources/templates/list`, `ping`) and the `ui/*` requests the bridge answers.
+ * card's own source (`tools/call`, `resources/read`, `resources/list`, `resources/templates/list`,
+ * `ping`) and the `ui/*` requests the bridge answers.
  */
-export const passedOnRequestMethods: ReadonlySet<string> = new Set([
+const passedOnRequestMethods: ReadonlySet<string> = new Set([
   "ping",
   "tools/call",
   "resources/read",
@@ -112,11 +112,12 @@ export const passedOnRequestMethods: ReadonlySet<string> = new Set([
 const METHOD_NOT_FOUND = -32601;
 
 /**
- * The answer to a view's request the host does not pass on (seed-behaviours 1.9).
+ * The answer to a view's request the host does not pass on: it names the method, so the view's
+ * author sees what is missing.
  *
  * @returns `The host doesn't pass on <method>.`
  */
-export function notPassedOnMessage(method: string): string {
+function notPassedOnMessage(method: string): string {
   return `The host doesn't pass on ${method}.`;
 }
 

@@ -4,16 +4,16 @@
 // `tool-input` once, then the outcome; never a partial after the input. Real socket.io on
 // 127.0.0.1, a real AppBridge and an ext-apps App as the view.
 import { describe, expect, it, vi } from "vitest";
-import { cardStoreAccess } from "./card-store";
+import { cardViewAccess } from "../state/host-store";
 import {
   attachReply,
   descriptor,
   recordingView,
-  useControllerFixture,
+  setUpControllerFixture,
 } from "./testing/controller-fixture";
 import { attributeSet, methodsOf } from "./testing/view-harness";
 
-const fixture = useControllerFixture();
+const fixture = setUpControllerFixture();
 
 /** A view that also records the partial arguments it is sent, in its timeline. */
 function partialRecordingView() {
@@ -49,7 +49,7 @@ describe("CardController: arguments the model is still writing", () => {
       arguments: { zone: "X" },
     });
     await fixture.roundTrip();
-    expect(cardStoreAccess.get("card-1")?.arguments).toEqual({ zone: "UT" });
+    expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UT" });
 
     const view = partialRecordingView();
     await fixture.harness.loadView(view.app);
@@ -81,7 +81,7 @@ describe("CardController: arguments the model is still writing", () => {
     expect(methods.lastIndexOf("ui/notifications/tool-input-partial")).toBeLessThan(
       methods.indexOf("ui/notifications/tool-input"),
     );
-    expect(cardStoreAccess.get("card-1")?.arguments).toEqual({ zone: "UTC+1" });
+    expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UTC+1" });
   });
 
   it("sends no partial when the final input came before initialized", async () => {

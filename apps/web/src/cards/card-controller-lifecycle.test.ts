@@ -2,14 +2,14 @@
 // A card's view loading and its teardown, with real pieces: socket.io on 127.0.0.1, AppBridge,
 // and an ext-apps App as the view behind a stand-in for the sandbox proxy (e2e tests use Chromium).
 import { describe, expect, it, vi } from "vitest";
-import { reattachCards } from "./card-registry";
-import { cardStoreAccess } from "./card-store";
-import { attachReply, recordingView, useControllerFixture } from "./testing/controller-fixture";
+import { reattachCards } from "./page-cards";
+import { cardViewAccess } from "../state/host-store";
+import { attachReply, recordingView, setUpControllerFixture } from "./testing/controller-fixture";
 import type { TimerFunctions } from "./teardown-with-timeout";
 import { attributeSet, methodsOf } from "./testing/view-harness";
 
 const sandboxOrigin = "http://127.0.0.1:45999";
-const fixture = useControllerFixture();
+const fixture = setUpControllerFixture();
 
 describe("CardController: loading a view", () => {
   it("sends the view's HTML after the proxy is ready, nothing before initialized, then input and result", async () => {
@@ -62,7 +62,7 @@ describe("CardController: loading a view", () => {
       // With the permissions the person granted the source (issue 9, item 7).
       { event: "card:attach", payload: { instanceId: "card-1", permissions: ["clipboardWrite"] } },
     ]);
-    expect(cardStoreAccess.get("card-1")).toMatchObject({ status: "ready", title: "Clock" });
+    expect(cardViewAccess.get("card-1")).toMatchObject({ status: "ready", title: "Clock" });
   });
 
   it("sends a result that arrives after the view initialised, once", async () => {
@@ -140,10 +140,10 @@ describe("CardController: loading a view", () => {
     }));
     const controller = fixture.startCard();
     await fixture.server.next("card:attach");
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.status).toBe("error"), {
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.status).toBe("error"), {
       timeout: 5_000,
     });
-    expect(cardStoreAccess.get("card-1")?.error).toBe("This app isn't available any more.");
+    expect(cardViewAccess.get("card-1")?.error).toBe("This app isn't available any more.");
     expect(fixture.iframe.getAttribute("src")).toBeNull();
     await controller.dispose("closed");
     expect(fixture.server.received.map((entry) => entry.event)).toEqual(["card:attach"]);
@@ -176,7 +176,7 @@ describe("CardController: teardown", () => {
     });
     expect(order).toEqual(["view teardown", "server teardown"]);
     expect(closed).toHaveBeenCalledExactlyOnceWith("card-1");
-    expect(cardStoreAccess.get("card-1")?.status).toBe("closed");
+    expect(cardViewAccess.get("card-1")?.status).toBe("closed");
     // The bridge is closed: the view's requests no longer reach the page.
     await fixture.harness.hostClosed;
   });
@@ -216,10 +216,10 @@ describe("CardController: teardown", () => {
       instanceId: "card-1",
       reason: "The app's server stopped.",
     });
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.status).toBe("closed"), {
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.status).toBe("closed"), {
       timeout: 5_000,
     });
-    expect(cardStoreAccess.get("card-1")?.error).toBe("The app's server stopped.");
+    expect(cardViewAccess.get("card-1")?.error).toBe("The app's server stopped.");
     expect(fixture.server.received.map((entry) => entry.event)).not.toContain("card:teardown");
   });
 });

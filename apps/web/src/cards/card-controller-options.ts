@@ -4,8 +4,8 @@ import type { PermissionGrantsAccess } from "../consent/permission-grants-access
 import type { AttachQueue } from "./attach-queue";
 import type { AppBridgeConstructor } from "./card-bridge";
 import type { PageActions } from "./card-page-requests";
-import type { CardSocket } from "./card-socket";
-import type { CardLogEntry, CardStoreAccess } from "./card-store";
+import type { HostSocket } from "../socket/host-socket";
+import type { CardLogEntry, CardViewAccess } from "./card-view-state";
 import { SandboxTransport } from "./sandbox-transport";
 import type { Theme } from "./style-variables";
 import type { TimerFunctions } from "./teardown-with-timeout";
@@ -18,12 +18,22 @@ export interface CardCallbacks {
   onCompose?: ((chatId: string, text: string) => void) | undefined;
   /** A line was added to the card's log. */
   onLog?: ((instanceId: string, entry: CardLogEntry) => void) | undefined;
+  /** The view reported its model context (`ui/update-model-context`); `text` is its text. */
+  onReport?: ((instanceId: string, text: string) => void) | undefined;
+}
+
+/** A card that was paused to free a live view slot and is attached again. */
+export interface CardResume {
+  /** When it was paused (ms since the epoch); its log says so. */
+  pausedAt: number;
+  /** Its frame's height when it was paused, kept until its view reports a size. */
+  frameHeight: number | null;
 }
 
 /** Everything a card's controller works with. */
 export interface CardControllerOptions {
   card: CardDescriptor;
-  socket: CardSocket;
+  socket: HostSocket;
   /** The outer iframe (the sandbox proxy); the same element for the card's whole life. */
   iframe: HTMLIFrameElement;
   /** The stable container of the iframe, measured for `containerDimensions`. */
@@ -31,10 +41,12 @@ export interface CardControllerOptions {
   theme: Theme;
   /** Returns the page's current callbacks (read at each use, so they may change). */
   callbacks: () => CardCallbacks;
+  /** Set when the card was paused and attaches again (see {@link CardResume}). */
+  resume?: CardResume | undefined;
   /** Where the card waits for its turn to attach; default the page's (`pageAttachQueue`). */
   attachQueue?: AttachQueue;
-  /** The cards store; default the page's. */
-  store?: CardStoreAccess;
+  /** The card's shown state; default the page's store (`cardViews`). */
+  store?: CardViewAccess;
   /** Creates the AppBridge; default the SDK's. */
   construct?: AppBridgeConstructor;
   /** Creates the bridge's transport; default {@link sandboxTransport}. */

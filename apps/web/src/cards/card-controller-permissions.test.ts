@@ -6,23 +6,23 @@
 import type { AttachReply } from "@mcp-chat-host/protocol";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CardController } from "./card-controller";
-import { cardStoreAccess } from "./card-store";
+import { cardViewAccess } from "../state/host-store";
 import {
   attachReply,
   descriptor,
   recordingView,
-  useControllerFixture,
+  setUpControllerFixture,
 } from "./testing/controller-fixture";
 import { memoryGrants, type MemoryGrants } from "./testing/memory-grants";
 import { attributeSet, createViewHarness, type ViewHarness } from "./testing/view-harness";
 
-const fixture = useControllerFixture();
+const fixture = setUpControllerFixture();
 const controllers: CardController[] = [];
 
 afterEach(async () => {
   for (const controller of controllers.splice(0)) {
     await controller.dispose("unmounted");
-    cardStoreAccess.remove(controller.instanceId);
+    cardViewAccess.remove(controller.instanceId);
   }
 });
 
@@ -80,7 +80,7 @@ describe("CardController: a view's powerful permissions", () => {
     const harness = await prepare();
     controller.start();
     await vi.waitFor(() =>
-      expect(cardStoreAccess.get("card-1")?.permissionRequest?.permissions).toEqual([
+      expect(cardViewAccess.get("card-1")?.permissionRequest?.permissions).toEqual([
         "camera",
         "microphone",
       ]),
@@ -89,9 +89,9 @@ describe("CardController: a view's powerful permissions", () => {
     expect(iframe.hasAttribute("src")).toBe(false);
     expect(iframe.hasAttribute("allow")).toBe(false);
     expect(attaches()).toEqual([{ instanceId: "card-1" }]);
-    expect(cardStoreAccess.get("card-1")).toMatchObject({ title: "Clock", source: "clock" });
+    expect(cardViewAccess.get("card-1")).toMatchObject({ title: "Clock", source: "clock" });
 
-    cardStoreAccess.get("card-1")?.permissionRequest?.answer(true);
+    cardViewAccess.get("card-1")?.permissionRequest?.answer(true);
     expect(await attributeSet(iframe, "src")).toBe(camera.page.proxyUrl);
     expect(iframe.getAttribute("allow")).toBe("camera; microphone");
     // The second attach carries the answer, so the server's proxy URL grants the same.
@@ -102,7 +102,7 @@ describe("CardController: a view's powerful permissions", () => {
     await harness.proxyReady();
     expect((await harness.resourceReady).permissions).toEqual({ camera: {}, microphone: {} });
     expect(grants.answers.get("clock")).toEqual({ camera: "granted", microphone: "granted" });
-    expect(cardStoreAccess.get("card-1")?.permissions).toEqual({
+    expect(cardViewAccess.get("card-1")?.permissions).toEqual({
       declared: ["camera", "microphone"],
       granted: ["camera", "microphone"],
     });
@@ -114,8 +114,8 @@ describe("CardController: a view's powerful permissions", () => {
     const first = startCard(grants);
     const harness = await first.prepare();
     first.controller.start();
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.permissionRequest).not.toBeNull());
-    cardStoreAccess.get("card-1")?.permissionRequest?.answer(false);
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.permissionRequest).not.toBeNull());
+    cardViewAccess.get("card-1")?.permissionRequest?.answer(false);
     await attributeSet(first.iframe, "src");
     expect(first.iframe.hasAttribute("allow")).toBe(false);
     await harness.proxyReady();
@@ -127,9 +127,9 @@ describe("CardController: a view's powerful permissions", () => {
     await second.prepare();
     second.controller.start();
     await attributeSet(second.iframe, "src");
-    expect(cardStoreAccess.get("card-2")?.permissionRequest).toBeNull();
+    expect(cardViewAccess.get("card-2")?.permissionRequest).toBeNull();
     expect(second.iframe.hasAttribute("allow")).toBe(false);
-    expect(cardStoreAccess.get("card-2")?.permissions.granted).toEqual([]);
+    expect(cardViewAccess.get("card-2")?.permissions.granted).toEqual([]);
   });
 
   it("loads the view again without a permission the person withdrew", async () => {
@@ -158,7 +158,7 @@ describe("CardController: a view's powerful permissions", () => {
     const reloaded = recordingView();
     await secondLoad.loadView(reloaded.app);
     await reloaded.input;
-    expect(cardStoreAccess.get("card-1")).toMatchObject({
+    expect(cardViewAccess.get("card-1")).toMatchObject({
       status: "ready",
       permissions: { declared: ["camera", "microphone"], granted: [] },
     });

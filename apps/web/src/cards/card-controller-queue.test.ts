@@ -6,16 +6,16 @@ import type { WireError } from "@mcp-chat-host/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { AttachQueue } from "./attach-queue";
 import { CardController } from "./card-controller";
-import { cardStoreAccess } from "./card-store";
-import { descriptor, useControllerFixture } from "./testing/controller-fixture";
+import { cardViewAccess } from "../state/host-store";
+import { descriptor, setUpControllerFixture } from "./testing/controller-fixture";
 
-const fixture = useControllerFixture();
+const fixture = setUpControllerFixture();
 const controllers: CardController[] = [];
 
 afterEach(async () => {
   for (const controller of controllers.splice(0)) {
     await controller.dispose("unmounted");
-    cardStoreAccess.remove(controller.instanceId);
+    cardViewAccess.remove(controller.instanceId);
   }
 });
 
@@ -62,24 +62,24 @@ describe("CardController: taking turns to attach", () => {
     const queue = new AttachQueue({ concurrency: 1 });
     startCard("card-a", queue);
     startCard("card-b", queue);
-    expect(cardStoreAccess.get("card-b")?.status).toBe("waiting");
+    expect(cardViewAccess.get("card-b")?.status).toBe("waiting");
 
     await fixture.server.next("card:attach");
     // Everything the page sent so far has arrived: card-b has not sent its attach.
     await fixture.roundTrip();
     expect(attachedIds()).toEqual(["card-a"]);
-    expect(cardStoreAccess.get("card-a")?.status).toBe("attaching");
-    expect(cardStoreAccess.get("card-b")?.status).toBe("waiting");
+    expect(cardViewAccess.get("card-a")?.status).toBe("attaching");
+    expect(cardViewAccess.get("card-b")?.status).toBe("waiting");
 
     answerFirst(refused);
     const second = await fixture.server.next("card:attach", 1);
     expect(second.payload).toEqual({ instanceId: "card-b" });
-    expect(cardStoreAccess.get("card-a")).toMatchObject({
+    expect(cardViewAccess.get("card-a")).toMatchObject({
       status: "error",
       error: refused.message,
     });
     await fixture.roundTrip();
-    expect(cardStoreAccess.get("card-b")).toMatchObject({
+    expect(cardViewAccess.get("card-b")).toMatchObject({
       status: "error",
       error: refused.message,
     });
@@ -94,12 +94,12 @@ describe("CardController: taking turns to attach", () => {
     expect(await held.granted).toBe(true);
 
     const waiting = startCard("card-w", queue);
-    expect(cardStoreAccess.get("card-w")?.status).toBe("waiting");
+    expect(cardViewAccess.get("card-w")?.status).toBe("waiting");
     expect(queue.waitingCount).toBe(1);
 
     await waiting.dispose("unmounted");
     expect(queue.waitingCount).toBe(0);
-    expect(cardStoreAccess.get("card-w")?.status).toBe("closed");
+    expect(cardViewAccess.get("card-w")?.status).toBe("closed");
 
     held.release();
     await fixture.roundTrip();

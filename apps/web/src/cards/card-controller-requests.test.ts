@@ -2,10 +2,10 @@
 // What a card's view asks the host, its display modes, size and theme, with real pieces
 // (see card-controller-lifecycle.test.ts).
 import { describe, expect, it, vi } from "vitest";
-import { cardStoreAccess } from "./card-store";
-import { descriptor, recordingView, useControllerFixture } from "./testing/controller-fixture";
+import { cardViewAccess } from "../state/host-store";
+import { descriptor, recordingView, setUpControllerFixture } from "./testing/controller-fixture";
 
-const fixture = useControllerFixture();
+const fixture = setUpControllerFixture();
 
 describe("CardController: what the view asks", () => {
   it("passes tool calls to the server and answers refusals with the server's JSON-RPC code", async () => {
@@ -39,7 +39,7 @@ describe("CardController: what the view asks", () => {
       instanceId: "card-1",
       content: [{ type: "text", text: "3 items selected" }],
     });
-    expect(cardStoreAccess.get("card-1")?.reportedAt).toBe(1_700_000_000_000);
+    expect(cardViewAccess.get("card-1")?.reportedAt).toBe(1_700_000_000_000);
   });
 
   it("posts messages to the server, and tells the view when they are refused", async () => {
@@ -73,7 +73,7 @@ describe("CardController: what the view asks", () => {
       isError: true,
     });
     expect(fixture.pageActions.openTab).toHaveBeenCalledTimes(1);
-    expect(cardStoreAccess.get("card-1")?.log.at(-1)).toMatchObject({
+    expect(cardViewAccess.get("card-1")?.log.at(-1)).toMatchObject({
       origin: "host",
       level: "warning",
       data: expect.stringMatching(/javascript:/),
@@ -90,10 +90,10 @@ describe("CardController: what the view asks", () => {
         },
       ],
     });
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.download).not.toBeNull(), {
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.download).not.toBeNull(), {
       timeout: 5_000,
     });
-    const pending = cardStoreAccess.get("card-1")?.download;
+    const pending = cardViewAccess.get("card-1")?.download;
     expect(pending?.items.map((item) => item.name)).toEqual(["report.csv"]);
     pending?.answer(true);
     expect(await request).toEqual({});
@@ -105,10 +105,10 @@ describe("CardController: what the view asks", () => {
     const declined = view.app.downloadFile({
       contents: [{ type: "resource", resource: { uri: "file:///b.txt", text: "b" } }],
     });
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.download).not.toBeNull(), {
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.download).not.toBeNull(), {
       timeout: 5_000,
     });
-    cardStoreAccess.get("card-1")?.download?.answer(false);
+    cardViewAccess.get("card-1")?.download?.answer(false);
     expect(await declined).toEqual({ isError: true });
     expect(fixture.pageActions.saveFile).toHaveBeenCalledTimes(1);
   });
@@ -123,7 +123,7 @@ describe("CardController: what the view asks", () => {
       logger: "clock",
       data: { drift: 3 },
     });
-    expect(cardStoreAccess.get("card-1")?.log).toContainEqual(
+    expect(cardViewAccess.get("card-1")?.log).toContainEqual(
       expect.objectContaining({
         origin: "view",
         level: "warning",
@@ -140,12 +140,12 @@ describe("CardController: display modes, size and theme", () => {
     expect(await view.app.requestDisplayMode({ mode: "pip" })).toEqual({ mode: "inline" });
     // Full screen from the view waits for the person's yes (issue 9, item 2).
     const asked = view.app.requestDisplayMode({ mode: "fullscreen" });
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.displayRequest).not.toBeNull());
-    expect(cardStoreAccess.get("card-1")?.displayMode).toBe("inline");
-    cardStoreAccess.get("card-1")?.displayRequest?.answer(true);
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.displayRequest).not.toBeNull());
+    expect(cardViewAccess.get("card-1")?.displayMode).toBe("inline");
+    cardViewAccess.get("card-1")?.displayRequest?.answer(true);
     expect(await asked).toEqual({ mode: "fullscreen" });
-    expect(cardStoreAccess.get("card-1")?.displayMode).toBe("fullscreen");
-    expect(cardStoreAccess.get("card-1")?.displayRequest).toBeNull();
+    expect(cardViewAccess.get("card-1")?.displayMode).toBe("fullscreen");
+    expect(cardViewAccess.get("card-1")?.displayRequest).toBeNull();
     expect(view.contextChanges).toContainEqual(
       expect.objectContaining({ displayMode: "fullscreen" }),
     );
@@ -159,14 +159,14 @@ describe("CardController: display modes, size and theme", () => {
   it("never puts a view in full screen without the person: a no holds for the card", async () => {
     const { view } = await fixture.openCard(recordingView(["inline", "fullscreen"]));
     const asked = view.app.requestDisplayMode({ mode: "fullscreen" });
-    await vi.waitFor(() => expect(cardStoreAccess.get("card-1")?.displayRequest).not.toBeNull());
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.displayRequest).not.toBeNull());
     // A second request while the question is open gets the mode in effect, and no second question.
     expect(await view.app.requestDisplayMode({ mode: "fullscreen" })).toEqual({ mode: "inline" });
-    cardStoreAccess.get("card-1")?.displayRequest?.answer(false);
+    cardViewAccess.get("card-1")?.displayRequest?.answer(false);
     expect(await asked).toEqual({ mode: "inline" });
     // After a no, the view is not asked about again: its next request is refused at once.
     expect(await view.app.requestDisplayMode({ mode: "fullscreen" })).toEqual({ mode: "inline" });
-    expect(cardStoreAccess.get("card-1")).toMatchObject({
+    expect(cardViewAccess.get("card-1")).toMatchObject({
       displayMode: "inline",
       displayRequest: null,
     });
@@ -178,8 +178,8 @@ describe("CardController: display modes, size and theme", () => {
     const other = fixture.startCard({ card: descriptor({ instanceId: "card-2", closed: true }) });
     expect(controller.setDisplayMode("fullscreen")).toBe("fullscreen");
     expect(other.setDisplayMode("fullscreen")).toBe("fullscreen");
-    expect(cardStoreAccess.get("card-1")?.displayMode).toBe("inline");
-    expect(cardStoreAccess.get("card-2")?.displayMode).toBe("fullscreen");
+    expect(cardViewAccess.get("card-1")?.displayMode).toBe("inline");
+    expect(cardViewAccess.get("card-2")?.displayMode).toBe("fullscreen");
   });
 
   it("follows the view's height inline only, ignoring small shrinks", async () => {
@@ -187,7 +187,7 @@ describe("CardController: display modes, size and theme", () => {
     const heightAfter = async (height: number) => {
       await view.app.sendSizeChanged({ height });
       await fixture.roundTrip();
-      return cardStoreAccess.get("card-1")?.frameHeight;
+      return cardViewAccess.get("card-1")?.frameHeight;
     };
     expect(await heightAfter(480)).toBe(480);
     expect(await heightAfter(477)).toBe(480);

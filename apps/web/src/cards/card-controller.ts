@@ -21,6 +21,8 @@ import {
   permissionList,
   permissionsObject,
 } from "../consent/permission-names";
+import { requestValue } from "../socket/request";
+import { cardViewAccess } from "../state/host-store";
 import { grantedOf, undecidedOf } from "../state/permission-grants-store";
 import { pageAttachQueue, type AttachQueue, type AttachTicket } from "./attach-queue";
 import { createCardBridge } from "./card-bridge";
@@ -31,23 +33,21 @@ import {
 } from "./card-controller-options";
 import { browserPageActions, createPageRequests, sendViewLog } from "./card-page-requests";
 import {
-  hasLiveCard,
-  isCurrentLiveCard,
-  registerLiveCard,
-  unregisterLiveCard,
-  type LiveCard,
+  hasPageCard,
+  isCurrentPageCard,
+  registerPageCard,
+  unregisterPageCard,
+  type PageCard,
   type TeardownReason,
-} from "./card-registry";
+} from "./page-cards";
 import { messageOf } from "./card-request-error";
-import { requestAck } from "./card-socket";
 import { listenToCardEvents } from "./card-socket-events";
 import {
-  cardStoreAccess,
-  initialCardState,
+  initialCardViewState,
   type CardLogEntry,
-  type CardState,
-  type CardStoreAccess,
-} from "./card-store";
+  type CardViewAccess,
+  type CardViewState,
+} from "./card-view-state";
 import { DownloadQuestion } from "./download-question";
 import { measureElement, observeContainer, type BoxSize } from "./container-observer";
 import {
@@ -62,6 +62,8 @@ import { PersonQuestion } from "./person-question";
 import { watchNearViewport } from "./near-viewport";
 import { buildHostContext, cardHostCapabilities, cardHostInfo } from "./host-context";
 import { HostContextSync } from "./host-context-sync";
+import type { LiveViewControl } from "./live-view-budget";
+import { countInFlight, reportTextOf } from "./page-request-tracking";
 import { sandboxProblem } from "./sandbox-check";
 import { documentVariableReader, hostStyleVariables, type Theme } from "./style-variables";
 import {
@@ -71,6 +73,7 @@ import {
   type TimerFunctions,
 } from "./teardown-with-timeout";
 import { ViewDelivery } from "./view-delivery";
+import { attachWithHeldViews } from "./view-html-cache";
 
 export type { CardCallbacks, CardControllerOptions } from "./card-controller-options";
 
@@ -79,11 +82,11 @@ export type { CardCallbacks, CardControllerOptions } from "./card-controller-opt
  * answers its view, follows its size, display mode and theme, and tears it down. Writes what the
  * page shows into the cards store.
  */
-export class CardController implements LiveCard {
+export class CardController implements PageCard, LiveViewControl {
   readonly instanceId: string;
   readonly conversationId: string | null;
   readonly #options: CardControllerOptions;
-  readonly #store: CardStoreAccess;
+  readonly #store: CardViewAccess;
   readonly #timers: TimerFunctions;
   readonly #now: () => number;
   /** Replaced when the view is loaded again (a permission answer changed). */
@@ -119,12 +122,16 @@ export class CardController implements LiveCard {
   #disposal: Promise<void> | null = null;
   #notifyServer = true;
   #disposeReason: TeardownReason = "unmounted";
+  /** Paused to free a live view slot: the server keeps the card, the page shows a stand-in. */
+  #pausing = false;
+  /** The view's requests to the host that have not been answered yet. */
+  readonly #inFlight = { count: 0 };
 
   constructor(options: CardControllerOptions) {
     this.#options = options;
     this.instanceId = options.card.instanceId;
     this.conversationId = options.card.conversationId;
-    this.#store = options.store ?? cardStoreAccess;
+    this.#store = options.store ?? cardViewAccess;
     this.#timers = options.timers ?? globalTimers;
     this.#now = options.now ?? Date.now;
     this.#queue = options.attachQueue ?? pageAttachQueue;
@@ -134,13 +141,28 @@ export class CardController implements LiveCard {
       { result: options.card.result, cancelled: options.card.cancelled ?? null },
       options.card.inputStreaming === true,
     );
-    registerLiveCard(this);
-    const state: CardState = initialCardState(options.card);
+    registerPageCard(this);
+    const state: CardViewState = initialCardViewState(options.card);
     if (options.card.closed === true) {
       state.status = "closed";
       state.error = "This app was closed.";
     }
+    const resume = options.resume;
+    if (resume?.frameHeight != null) {
+      state.frameHeight = resume.frameHeight;
+      this.#frameHeight = resume.frameHeight;
+    }
     this.#store.put(this.instanceId, state);
+    if (resume != null) {
+      const at = new Date(resume.pausedAt).toLocaleTimeString([], {
+        hour: "2-digit",
+        minute: "2-digit",
+      });
+      this.#hostLog(
+        "info",
+        `The app was paused at ${at} while out of view, and opened again from its saved result.`,
+      );
+    }
   }
 
   /** Starts the card (once): listens to the socket and attaches. */
@@ -241,7 +263,7 @@ export class CardController implements LiveCard {
     const ticket = this.#queue.enter(this.#options.holder);
     try {
       if (!(await ticket.granted) || this.#disposal !== null) return;
-      await requestAck(this.#options.socket, "card:attach", this.#attachPayload());
+      await this.#sendAttach();
     } catch (error) {
       this.#hostLog(
         "warning",
@@ -306,6 +328,43 @@ export class CardController implements LiveCard {
     this.#download.answer(accepted);
   }
 
+  /**
+   * Whether the card is in use, so it must stay live: shown full screen or in picture in
+   * picture, asking the person something, attaching or loading, waiting for its opening call's
+   * result, or with a request of its view not yet answered (a tool call waiting for approval).
+   * Focus is the live view budget's to check (it knows the card's whole slot).
+   */
+  inUse(): boolean {
+    if (this.#disposal !== null) return false;
+    if (this.#mode !== "inline" || this.#reloading !== null || this.#inFlight.count > 0) {
+      return true;
+    }
+    const state = this.#store.get(this.instanceId);
+    if (state === undefined) return false;
+    if (state.download !== null || state.displayRequest !== null) return true;
+    if (state.permissionRequest !== null) return true;
+    if (state.status === "attaching" || state.status === "loading") return true;
+    const settled =
+      this.#delivery.result !== null ||
+      this.#delivery.cancelled !== null ||
+      state.result !== null ||
+      state.cancelled !== null;
+    return !settled && state.status !== "error" && state.status !== "closed";
+  }
+
+  /**
+   * Pauses the card to free a live view slot: `ui/resource-teardown` to its view (bounded wait),
+   * then the bridge is closed. The server is not told: the card stays open there, and its last
+   * report stays in what the model is told; attaching it again restores it from its saved
+   * arguments and result.
+   *
+   * @returns when the view is torn down; never rejects.
+   */
+  pause(): Promise<void> {
+    if (this.#disposal === null) this.#pausing = true;
+    return this.dispose("unmounted", { notifyServer: false });
+  }
+
   /** The person closed the card: tear it down, then tell the page to remove it. */
   async close(): Promise<void> {
     await this.dispose("closed");
@@ -363,18 +422,21 @@ export class CardController implements LiveCard {
     for (const stop of this.#viewStops.splice(0)) stop();
     for (const stop of this.#stops.splice(0)) stop();
     if (bridge !== null) await bridge.close().catch(() => undefined);
-    this.#patch({
-      status: "closed",
-      error: message,
-      download: null,
-      displayRequest: null,
-      permissionRequest: null,
-    });
-    unregisterLiveCard(this);
+    // A paused card's stand-in takes its place; the closed text must not flash before it.
+    if (!this.#pausing) {
+      this.#patch({
+        status: "closed",
+        error: message,
+        download: null,
+        displayRequest: null,
+        permissionRequest: null,
+      });
+    }
+    unregisterPageCard(this);
   }
 
   #sendTeardown(): void {
-    requestAck(this.#options.socket, "card:teardown", {
+    requestValue(this.#options.socket, "card:teardown", {
       instanceId: this.instanceId,
       reason: this.#disposeReason,
     }).catch((error: unknown) => {
@@ -385,22 +447,22 @@ export class CardController implements LiveCard {
   }
 
   #forget(): void {
-    unregisterLiveCard(this);
+    unregisterPageCard(this);
     // A newer mount of the same card keeps its state.
-    if (!hasLiveCard(this.instanceId)) this.#store.remove(this.instanceId);
+    if (!hasPageCard(this.instanceId)) this.#store.remove(this.instanceId);
   }
 
   #callbacks(): CardCallbacks {
     return this.#options.callbacks();
   }
 
-  #patch(patch: Partial<CardState>): void {
+  #patch(patch: Partial<CardViewState>): void {
     // A replaced controller (same instance id, newer mount) must not overwrite the new state.
-    if (isCurrentLiveCard(this)) this.#store.patch(this.instanceId, patch);
+    if (isCurrentPageCard(this)) this.#store.patch(this.instanceId, patch);
   }
 
   #appendLog(entry: CardLogEntry): void {
-    if (isCurrentLiveCard(this)) this.#store.appendLog(this.instanceId, entry);
+    if (isCurrentPageCard(this)) this.#store.appendLog(this.instanceId, entry);
     this.#callbacks().onLog?.(this.instanceId, entry);
   }
 
@@ -529,7 +591,7 @@ export class CardController implements LiveCard {
     let reply: AttachReply;
     try {
       // The acknowledgement timeout starts here, not while the card waited for its turn.
-      reply = await requestAck(this.#options.socket, "card:attach", this.#attachPayload());
+      reply = await this.#sendAttach();
     } catch (error) {
       // The slot is free as soon as the card shows why it failed.
       this.#ticket?.release();
@@ -544,6 +606,16 @@ export class CardController implements LiveCard {
       return null;
     }
     return reply;
+  }
+
+  /** Sends `card:attach`; the page's HTML comes from the tab's copy when it holds the page. */
+  #sendAttach(): Promise<AttachReply> {
+    const socket = this.#options.socket;
+    return attachWithHeldViews(
+      (payload) => requestValue(socket, "card:attach", payload),
+      this.#attachPayload(),
+      this.#options.card.source,
+    );
   }
 
   /** `card:attach`'s payload: the card and the permissions the person granted its source. */
@@ -669,13 +741,26 @@ export class CardController implements LiveCard {
         this.#disposal === null ? this.#download.ask(question) : Promise.resolve(false),
       reported: (reportedAt) => this.#patch({ reportedAt }),
     });
+    const { updateModelContext } = requests;
+    const tracked = countInFlight(
+      {
+        ...requests,
+        updateModelContext: async (params: Parameters<typeof updateModelContext>[0]) => {
+          const answer = await updateModelContext(params);
+          const text = reportTextOf(params);
+          if (text !== null) this.#callbacks().onReport?.(this.instanceId, text);
+          return answer;
+        },
+      },
+      this.#inFlight,
+    );
     const bridge = createCardBridge(
       {
         hostInfo: cardHostInfo,
         capabilities: cardHostCapabilities(reply.page),
         hostContext,
         handlers: {
-          ...requests,
+          ...tracked,
           requestDisplayMode: async (params) => ({
             mode: await this.requestDisplayModeFromView(params.mode),
           }),
@@ -695,7 +780,7 @@ export class CardController implements LiveCard {
     this.#delivery.bind(
       bridge,
       {
-        html: reply.page.html,
+        html: reply.page.html ?? "",
         csp: reply.page.csp,
         permissions:
           granted.length === 0

@@ -1,4 +1,4 @@
-import type { CardLogEntry } from "./card-store";
+import type { CardLogEntry } from "./card-view-state";
 
 /** Props of {@link CardLogPanel}. */
 export interface CardLogPanelProps {

@@ -1,14 +1,13 @@
 // @vitest-environment jsdom
 // What the page sends the server for a view's `ui/message` and `ui/update-model-context`, with
 // real pieces (see card-controller-lifecycle.test.ts): the generation the card attached with goes
-// with both, so the server can tell an earlier load of the page from the newest (seed-behaviours
-// 1.6); and an app message the server refuses (a reply still running, too many messages) reaches
+// with both, so the server can tell an earlier load of the page from the newest; and an app message the server refuses (a reply still running, too many messages) reaches
 // the view as an error and the card's log with the server's reason.
 import { describe, expect, it } from "vitest";
-import { cardStoreAccess } from "./card-store";
-import { attachReply, recordingView, useControllerFixture } from "./testing/controller-fixture";
+import { cardViewAccess } from "../state/host-store";
+import { attachReply, recordingView, setUpControllerFixture } from "./testing/controller-fixture";
 
-const fixture = useControllerFixture();
+const fixture = setUpControllerFixture();
 
 describe("page requests: the page load's generation", () => {
   it("sends the generation of its attach with every message and report", async () => {
@@ -51,7 +50,7 @@ describe("page requests: refused app messages", () => {
     expect(
       await view.app.sendMessage({ role: "user", content: [{ type: "text", text: "Again" }] }),
     ).toEqual({ isError: true });
-    expect(cardStoreAccess.get("card-1")?.log.at(-1)).toMatchObject({
+    expect(cardViewAccess.get("card-1")?.log.at(-1)).toMatchObject({
       origin: "host",
       level: "warning",
       data: "The app's message was refused: The chat is still answering this app's last message; send the next one when it is done.",

@@ -11,8 +11,9 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { CardPageHandlers } from "./card-bridge";
 import { messageOf, toPageError } from "./card-request-error";
-import { requestAck, type CardSocket } from "./card-socket";
-import type { CardLogEntry, PendingDownload } from "./card-store";
+import type { HostSocket } from "../socket/host-socket";
+import { requestValue } from "../socket/request";
+import type { CardLogEntry, PendingDownload } from "./card-view-state";
 import { createDownloadBlob, planDownload, type DownloadItem } from "./download-files";
 import { decideOpenLink, openLinkWithConsent } from "./open-link";
 
@@ -60,7 +61,7 @@ export interface PageRequestContext {
    * named none.
    */
   generation?: number | undefined;
-  socket: CardSocket;
+  socket: HostSocket;
   page: PageActions;
   /** Adds a line to the card's log (and, for the view's own lines, to the server's). */
   log: (entry: Omit<CardLogEntry, "at">) => void;
@@ -131,7 +132,8 @@ function saveItems(context: PageRequestContext, items: readonly DownloadItem[]):
  */
 export function createPageRequests(context: PageRequestContext): PageRequestHandlers {
   const { instanceId, socket } = context;
-  // Which load of the card's page speaks (seed-behaviours 1.6); only the newest is routed.
+  // Which load of the card's page speaks: the server routes only the newest load's messages and
+  // reports, so an earlier load still running cannot speak for the card.
   const page = context.generation === undefined ? {} : { generation: context.generation };
   return {
     async callTool(params) {
@@ -140,7 +142,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
           params.arguments === undefined
             ? { instanceId, name: params.name }
             : { instanceId, name: params.name, arguments: params.arguments };
-        const result = await requestAck(
+        const result = await requestValue(
           socket,
           "card:call-tool",
           payload,
@@ -153,7 +155,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
     },
     async readResource(params) {
       try {
-        const result = await requestAck(socket, "card:read-resource", {
+        const result = await requestValue(socket, "card:read-resource", {
           instanceId,
           uri: params.uri,
         });
@@ -166,7 +168,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
       try {
         const cursor = params?.cursor;
         const payload = cursor === undefined ? { instanceId } : { instanceId, cursor };
-        return (await requestAck(socket, "card:list-resources", payload)) as ListResourcesResult;
+        return (await requestValue(socket, "card:list-resources", payload)) as ListResourcesResult;
       } catch (error) {
         throw toPageError(error);
       }
@@ -175,7 +177,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
       try {
         const cursor = params?.cursor;
         const payload = cursor === undefined ? { instanceId } : { instanceId, cursor };
-        const result = await requestAck(socket, "card:list-resource-templates", payload);
+        const result = await requestValue(socket, "card:list-resource-templates", payload);
         return result as ListResourceTemplatesResult;
       } catch (error) {
         throw toPageError(error);
@@ -184,7 +186,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
     async message(params) {
       try {
         const content = params.content as unknown as Array<{ type: string }>;
-        const reply = await requestAck(socket, "card:post-message", {
+        const reply = await requestValue(socket, "card:post-message", {
           instanceId,
           ...page,
           role: "user",
@@ -221,7 +223,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
         if (params.structuredContent !== undefined) {
           payload.structuredContent = params.structuredContent;
         }
-        const reply = await requestAck(socket, "card:update-context", payload);
+        const reply = await requestValue(socket, "card:update-context", payload);
         context.reported(reply.reportedAt);
         return {};
       } catch (error) {
@@ -262,7 +264,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
  *
  * @returns the value to send in `card:log`.
  */
-export function cappedLogData(data: unknown): unknown {
+function cappedLogData(data: unknown): unknown {
   let json: string | undefined;
   try {
     json = JSON.stringify(data ?? null);
@@ -290,7 +292,7 @@ export interface ViewLogParams {
  * @param instanceId - the card's instance id.
  * @param params - the view's log line.
  */
-export function sendViewLog(socket: CardSocket, instanceId: string, params: ViewLogParams): void {
+export function sendViewLog(socket: HostSocket, instanceId: string, params: ViewLogParams): void {
   const payload: {
     instanceId: string;
     level: CardLogEntry["level"];
@@ -298,7 +300,7 @@ export function sendViewLog(socket: CardSocket, instanceId: string, params: View
     data: unknown;
   } = { instanceId, level: params.level, data: cappedLogData(params.data) };
   if (params.logger !== undefined) payload.logger = params.logger.slice(0, 200);
-  requestAck(socket, "card:log", payload).catch((error: unknown) => {
+  requestValue(socket, "card:log", payload).catch((error: unknown) => {
     console.warn(`Card ${instanceId}: a log line did not reach the server: ${messageOf(error)}`);
   });
 }

@@ -1,4 +1,4 @@
-import type { CardSocket } from "./card-socket";
+import type { HostSocket } from "../socket/host-socket";
 
 /** What a card does with the server's events about it. */
 export interface CardEventHandlers {
@@ -25,7 +25,7 @@ export interface CardEventHandlers {
  * @returns a function that stops listening.
  */
 export function listenToCardEvents(
-  socket: CardSocket,
+  socket: HostSocket,
   instanceId: string,
   handlers: CardEventHandlers,
 ): () => void {

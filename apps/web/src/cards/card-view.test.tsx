@@ -7,9 +7,9 @@ import { outerFrameSandbox, sandboxTokenAllowList } from "@mcp-chat-host/sandbox
 import { act, StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { teardownCards } from "./card-registry";
-import { useCardStore } from "./card-store";
-import { usePermissionGrantsStore } from "../state/permission-grants-store";
+import { teardownCards } from "./page-cards";
+import { useHostStore } from "../state/host-store";
+import { resetStores } from "../test-support/reset-stores";
 import { CardView } from "./card-view";
 import { resultCutMetaKey } from "./result-cut";
 import { startCardSocketServer, type CardSocketServer } from "./testing/card-socket-server";
@@ -51,7 +51,7 @@ let container: HTMLDivElement;
 let root: Root | null;
 
 beforeEach(async () => {
-  usePermissionGrantsStore.getState().reset();
+  resetStores();
   server = await startCardSocketServer();
   container = document.createElement("div");
   document.body.appendChild(container);
@@ -192,7 +192,7 @@ describe("CardView", () => {
       instanceId: "card-7",
       reason: "unmounted",
     });
-    await vi.waitFor(() => expect(useCardStore.getState().cards["card-7"]).toBeUndefined(), {
+    await vi.waitFor(() => expect(useHostStore.getState().cardViews["card-7"]).toBeUndefined(), {
       timeout: 5_000,
     });
     expect(server.received.filter((entry) => entry.event === "card:teardown")).toHaveLength(1);

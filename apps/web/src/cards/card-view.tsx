@@ -1,12 +1,15 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { CardController } from "./card-controller";
 import { CardLogPanel } from "./card-log-panel";
-import type { TeardownReason } from "./card-registry";
+import type { CardResume } from "./card-controller-options";
+import type { TeardownReason } from "./page-cards";
 import { CardRequestPanel } from "./card-request-panel";
-import type { CardSocket } from "./card-socket";
-import { useCardStore, type CardLogEntry } from "./card-store";
+import type { HostSocket } from "../socket/host-socket";
+import { useHostStore } from "../state/host-store";
+import type { CardCallbacks } from "./card-controller-options";
+import type { CardLogEntry } from "./card-view-state";
 import { CardPermissionsPanel } from "./card-permissions-panel";
 import { CardTitleBar } from "./card-title-bar";
 import { allowedDisplayModes, type DisplayMode } from "./display-mode";
@@ -17,6 +20,7 @@ import { PermissionPrompt } from "./permission-prompt";
 import { resultCutOf } from "./result-cut";
 import { outerFrameReferrerPolicy, outerFrameSandbox } from "./frame-attributes";
 import { initialFrameHeight } from "./frame-size";
+import type { LiveViewControl } from "./live-view-budget";
 import type { Theme } from "./style-variables";
 import "./card.css";
 
@@ -26,7 +30,7 @@ export interface CardViewProps {
   card: CardDescriptor;
   /** The chat the card shows in, or null (a pane). */
   chatId: string | null;
-  socket: CardSocket;
+  socket: HostSocket;
   theme: Theme;
   /** The card was closed and torn down: remove it from the page. */
   onClose: (instanceId: string) => void;
@@ -34,6 +38,12 @@ export interface CardViewProps {
   onCompose?: (chatId: string, text: string) => void;
   /** A line was added to the card's log. */
   onLog?: (instanceId: string, entry: CardLogEntry) => void;
+  /** The view reported its model context; `text` is the report's text. */
+  onReport?: ((instanceId: string, text: string) => void) | undefined;
+  /** Set when the card was paused and attaches again. */
+  resume?: CardResume | undefined;
+  /** Hands the card's controller to the live view budget; returns how to take it back. */
+  bindLiveView?: ((control: LiveViewControl) => () => void) | undefined;
   /** Sent with `card:teardown` when the component unmounts without its close button. */
   unmountReason?: TeardownReason;
   /** The name the model was given for the card's tool, when it differs from the tool's own. */
@@ -80,15 +90,29 @@ export function CardView(props: CardViewProps) {
   const iframeRef = useRef<HTMLIFrameElement>(null);
   const holderRef = useRef<HTMLDivElement>(null);
   const controllerRef = useRef<CardController | null>(null);
-  const propsRef = useRef(props);
   const [requestShown, setRequestShown] = useState(false);
   const [logShown, setLogShown] = useState(false);
   const [permissionsShown, setPermissionsShown] = useState(false);
-  const state = useCardStore((store) => store.cards[card.instanceId]);
+  const state = useHostStore((store) => store.cardViews[card.instanceId]);
 
-  useLayoutEffect(() => {
-    propsRef.current = props;
-  });
+  // What the effect below reads of the latest props without re-running for them: the card is
+  // attached once per instance id, and later descriptor changes come over the socket.
+  const controllerSetup = useEffectEvent(() => ({
+    card,
+    socket: props.socket,
+    theme: props.theme,
+    resume: props.resume,
+  }));
+  const latestCallbacks = useEffectEvent((): CardCallbacks => ({
+    onClose: props.onClose,
+    onCompose: props.onCompose,
+    onLog: props.onLog,
+    onReport: props.onReport,
+  }));
+  const bindLiveView = useEffectEvent((controller: CardController) =>
+    props.bindLiveView?.(controller),
+  );
+  const unmountReason = useEffectEvent(() => props.unmountReason ?? "unmounted");
 
   useEffect(() => {
     const iframe = iframeRef.current;
@@ -100,23 +124,20 @@ export function CardView(props: CardViewProps) {
       controller !== null && controller.instanceId === card.instanceId && controller.retain();
     if (!reused || controller === null) {
       controller = new CardController({
-        card,
-        socket: propsRef.current.socket,
+        ...controllerSetup(),
         iframe,
         holder,
-        theme: propsRef.current.theme,
-        callbacks: () => ({
-          onClose: propsRef.current.onClose,
-          onCompose: propsRef.current.onCompose,
-          onLog: propsRef.current.onLog,
-        }),
+        callbacks: () => latestCallbacks(),
       });
       controllerRef.current = controller;
       controller.start();
     }
     const current = controller;
-    return () => current.releaseSoon(propsRef.current.unmountReason ?? "unmounted");
-    // The card is attached once per instance id; later descriptor changes come over the socket.
+    const unbind = bindLiveView(current);
+    return () => {
+      unbind?.();
+      current.releaseSoon(unmountReason());
+    };
   }, [card.instanceId]);
 
   useEffect(() => {

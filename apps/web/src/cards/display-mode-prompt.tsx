@@ -1,6 +1,6 @@
 import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { ConsentQuestion } from "../consent/consent-question";
-import type { PendingDisplayRequest } from "./card-store";
+import type { PendingDisplayRequest } from "./card-view-state";
 
 /** Props of {@link DisplayModePrompt}. */
 export interface DisplayModePromptProps {

@@ -3,7 +3,7 @@ import { HostDialog } from "../components/common/host-dialog";
 import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { ConsentHint } from "../consent/consent-hint";
 import { useConsentArming } from "../consent/use-consent-arming";
-import type { PendingDownload } from "./card-store";
+import type { PendingDownload } from "./card-view-state";
 import { formatBytes } from "./download-files";
 
 /** Props of {@link DownloadConfirm}. */

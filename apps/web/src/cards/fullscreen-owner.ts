@@ -19,8 +19,3 @@ export function claimFullscreen(instanceId: string, leave: () => void): void {
 export function releaseFullscreen(instanceId: string): void {
   if (owner?.instanceId === instanceId) owner = null;
 }
-
-/** The card in full screen, if any. */
-export function fullscreenCard(): string | null {
-  return owner?.instanceId ?? null;
-}

@@ -16,7 +16,7 @@ import { hostStyleVariables, type CssVariableReader, type Theme } from "./style-
 export const cardHostInfo: Implementation = { name: "mcp-chat-host", version: "0.1.0" };
 
 /** The `userAgent` of the host context: this host's application id. */
-export const cardUserAgent = "mcp-chat-host";
+const cardUserAgent = "mcp-chat-host";
 
 /**
  * The capabilities a card's bridge announces. Every one has a handler (an announced capability

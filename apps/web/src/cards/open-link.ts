@@ -9,7 +9,7 @@ import { localAddressOf } from "../url/local-address";
 export const maximumLinkLength = 8_192;
 
 /** The schemes a view's link may use. */
-export const openableSchemes: readonly string[] = ["http:", "https:"];
+const openableSchemes: readonly string[] = ["http:", "https:"];
 
 /** A link that may be opened only after the person agreed: the URL and the question to ask. */
 export interface LinkQuestion {

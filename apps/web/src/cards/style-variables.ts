@@ -87,7 +87,7 @@ const dark: Palette = {
  * The chat page's own names for some of the spec's variables (see `styles/theme.css`), read when
  * the page does not define the spec's name itself.
  */
-export const pageVariableAliases: Readonly<Record<string, string>> = {
+const pageVariableAliases: Readonly<Record<string, string>> = {
   "--color-background-primary": "--color-background",
   "--color-background-secondary": "--color-surface",
   "--color-background-tertiary": "--color-surface-strong",

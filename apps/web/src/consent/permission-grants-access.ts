@@ -5,7 +5,7 @@ import {
   type PermissionAnswer,
   type SourceAnswers,
 } from "../state/permission-grants-store";
-import { useSessionStore } from "../state/session-store";
+import { useHostStore } from "../state/host-store";
 
 /** The person's permission answers as a card uses them (injectable for tests). */
 export interface PermissionGrantsAccess {
@@ -22,7 +22,7 @@ export interface PermissionGrantsAccess {
 }
 
 function keyOf(source: string): string {
-  return answerKey(useSessionStore.getState().user?.id, source);
+  return answerKey(useHostStore.getState().user?.id, source);
 }
 
 /** The page's answers (`usePermissionGrantsStore`), for the signed-in user. */

@@ -1,14 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useApprovalsStore } from "../state/approvals-store";
-import { useCardsStore } from "../state/cards-store";
-import { useComposerStore } from "../state/composer-store";
-import { useContextStore } from "../state/context-store";
-import { useConversationsStore } from "../state/conversations-store";
-import { useMessagesStore } from "../state/messages-store";
-import { resetStores } from "../state/reset-stores";
-import { useSessionStore } from "../state/session-store";
-import { useToolsStore } from "../state/tools-store";
+import { useHostStore } from "../state/host-store";
+import { toolRowOf } from "../state/tools-slice";
+
+import { resetStores } from "../test-support/reset-stores";
+
+import { showMessages } from "../test-support/store-state";
 import { FakeSocket } from "../test-support/fake-socket";
 import {
   approvalRequest,
@@ -20,6 +17,15 @@ import { bindServerEvents } from "./bind-server-events";
 
 let socket: FakeSocket;
 let unbind: () => void;
+
+/** A tool call's row as the page shows it: derived from its message and its live activity. */
+function rowOf(toolCallId: string, messageId = "m1") {
+  const state = useHostStore.getState();
+  const message = state.messagesByChat.chat?.byId[messageId];
+  return message === undefined
+    ? undefined
+    : toolRowOf(message, toolCallId, state.toolActivity[toolCallId]);
+}
 
 beforeEach(() => {
   resetStores();
@@ -34,12 +40,12 @@ describe("server events", () => {
     socket.serverEmit("message:created", {
       message: chatMessage("m1", { conversationId: "fresh", role: "user", text: "hi" }),
     });
-    expect(useConversationsStore.getState().currentId).toBe("fresh");
+    expect(useHostStore.getState().currentConversationId).toBe("fresh");
     expect(window.location.hash).toBe("#/c/fresh");
   });
 
   it("follows a tool call from start to finish under its message", () => {
-    useMessagesStore.getState().replace("conv-1", [], []);
+    showMessages("conv-1", []);
     socket.serverEmit("message:created", { message: chatMessage("m1", { status: "streaming" }) });
     socket.serverEmit("tool:started", {
       conversationId: "conv-1",
@@ -50,12 +56,12 @@ describe("server events", () => {
       arguments: { a: 1 },
       startedAt: 1_000,
     });
-    expect(useMessagesStore.getState().chats.chat?.byId.m1?.parts).toEqual([
+    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([
       { type: "tool-call", toolCallId: "t1", name: "slow-sum", arguments: { a: 1 } },
     ]);
-    expect(useToolsStore.getState().rows.t1?.status).toBe("running");
+    expect(rowOf("t1")?.status).toBe("running");
     socket.serverEmit("tool:progress", { chatId: "chat", toolCallId: "t1", progress: 2, total: 4 });
-    expect(useToolsStore.getState().rows.t1?.progress).toEqual({ progress: 2, total: 4 });
+    expect(rowOf("t1")?.progress).toEqual({ progress: 2, total: 4 });
     socket.serverEmit("tool:finished", {
       chatId: "chat",
       toolCallId: "t1",
@@ -64,7 +70,7 @@ describe("server events", () => {
       value: { sum: 3 },
       durationMs: 1_500,
     });
-    const row = useToolsStore.getState().rows.t1;
+    const row = rowOf("t1");
     expect(row?.status).toBe("done");
     expect(row?.value).toEqual({ sum: 3 });
     expect(row?.arguments).toEqual({ a: 1 });
@@ -72,40 +78,41 @@ describe("server events", () => {
   });
 
   it("shows a refused call under the chat's last reply even when it never started", () => {
-    useMessagesStore.getState().replace("conv-1", [chatMessage("m1", { status: "streaming" })], []);
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
     socket.serverEmit("tool:refused", {
       chatId: "chat",
       toolCallId: "t9",
       name: "delete-all",
       reason: "Not allowed.",
     });
-    expect(useToolsStore.getState().rows.t9).toMatchObject({
+    expect(rowOf("t9")).toMatchObject({
       status: "refused",
       reason: "Not allowed.",
       messageId: "m1",
+      name: "delete-all",
     });
-    expect(useMessagesStore.getState().chats.chat?.byId.m1?.parts[0]).toMatchObject({
+    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts[0]).toMatchObject({
       type: "tool-call",
       toolCallId: "t9",
     });
   });
 
   it("mounts a card under its message, then records its result", () => {
-    useMessagesStore.getState().replace("conv-1", [chatMessage("m1", { status: "streaming" })], []);
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
     socket.serverEmit("card:opened", { card: cardDescriptor("host-1", { messageId: "m1" }) });
-    expect(useMessagesStore.getState().chats.chat?.byId.m1?.parts).toEqual([
+    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([
       { type: "card", instanceId: "host-1" },
     ]);
     socket.serverEmit("card:result", { instanceId: "host-1", result: { content: [] } });
-    expect(useCardsStore.getState().cards["host-1"]?.result).toEqual({ content: [] });
+    expect(useHostStore.getState().cards["host-1"]?.result).toEqual({ content: [] });
     socket.serverEmit("card:closed", { instanceId: "host-1", reason: "source gone" });
-    expect(useCardsStore.getState().cards["host-1"]?.closedByServer).toBe("source gone");
+    expect(useHostStore.getState().cards["host-1"]?.closedByServer).toBe("source gone");
     // The card stays on the page (showing why it closed) until the person removes it.
-    expect(useCardsStore.getState().cards["host-1"]?.closed).toBeNull();
+    expect(useHostStore.getState().cards["host-1"]?.closed).toBeNull();
   });
 
   it("puts a card right after the call that opened it, as the server stores them", () => {
-    useMessagesStore.getState().replace("conv-1", [chatMessage("m1", { status: "streaming" })], []);
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
     socket.serverEmit("message:delta", {
       conversationId: "conv-1",
       chatId: "chat",
@@ -139,7 +146,7 @@ describe("server events", () => {
       startedAt: 2,
     });
     socket.serverEmit("card:opened", { card: cardDescriptor("host-2", { messageId: "m1" }) });
-    expect(useMessagesStore.getState().chats.chat?.byId.m1?.parts).toEqual([
+    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([
       { type: "text", text: "Opening." },
       {
         type: "tool-call",
@@ -153,7 +160,7 @@ describe("server events", () => {
       { type: "tool-call", toolCallId: "t2", name: "open-notes", source: "notes", arguments: {} },
       { type: "card", instanceId: "host-2", toolCallId: "t2" },
     ]);
-    expect(useToolsStore.getState().rows.t1).toMatchObject({
+    expect(rowOf("t1")).toMatchObject({
       name: "open-notes",
       source: "notes",
       modelName: "notes__open-notes",
@@ -165,75 +172,76 @@ describe("server events", () => {
     socket.serverEmit("chat:tools", { chatId: "chat", tools });
     socket.serverEmit("chat:tools", { chatId: "other", tools: [] });
     socket.serverEmit("chat:tools", { chatId: "chat", tools });
-    expect(useToolsStore.getState().chatTools).toEqual({ chat: tools, other: [] });
+    expect(useHostStore.getState().chatTools).toEqual({ chat: tools, other: [] });
     // A new conversation's messages do not drop the session's tool lists.
-    useToolsStore.getState().replaceFromMessages([]);
-    expect(useToolsStore.getState().chatTools.chat).toEqual(tools);
+    useHostStore.getState().applyConversationSnapshot(null);
+    expect(useHostStore.getState().chatTools.chat).toEqual(tools);
   });
 
   it("ignores a card of another conversation but keeps panes", () => {
-    useMessagesStore.getState().replace("conv-1", [], []);
+    showMessages("conv-1", []);
     socket.serverEmit("card:opened", {
       card: cardDescriptor("other", { conversationId: "conv-2" }),
     });
     socket.serverEmit("card:opened", {
       card: cardDescriptor("pane-1", { kind: "pane", conversationId: null, chatId: null }),
     });
-    expect(Object.keys(useCardsStore.getState().cards)).toEqual(["pane-1"]);
-    expect(useSessionStore.getState().panes.map((pane) => pane.instanceId)).toEqual(["pane-1"]);
+    expect(Object.keys(useHostStore.getState().cards)).toEqual(["pane-1"]);
+    // Opening another conversation keeps the session's panes.
+    useHostStore.getState().applyConversationSnapshot(null);
+    expect(Object.keys(useHostStore.getState().cards)).toEqual(["pane-1"]);
   });
 
   it("fills the right chat's empty box, names the app and takes no focus", () => {
-    useCardsStore.getState().opened(cardDescriptor("h", { title: "Notes", source: "notes" }));
+    useHostStore.getState().cardOpened(cardDescriptor("h", { title: "Notes", source: "notes" }));
     socket.serverEmit("composer:fill", {
       chatId: "support",
       text: "Compare these",
       instanceId: "h",
     });
-    const composer = useComposerStore.getState();
-    expect(composer.texts.support).toBe("Compare these");
-    expect(composer.authors.support).toEqual({ instanceId: "h", title: "Notes", source: "notes" });
-    expect(composer.focusRequests.support).toBeUndefined();
-    expect(composer.texts.chat).toBeUndefined();
+    const { composers } = useHostStore.getState();
+    expect(composers.support?.text).toBe("Compare these");
+    expect(composers.support?.author).toEqual({ instanceId: "h", title: "Notes", source: "notes" });
+    expect(composers.support?.focusRequest).toBe(0);
+    expect(composers.chat).toBeUndefined();
   });
 
   it("queues approvals and removes settled ones", () => {
     socket.serverEmit("approval:request", approvalRequest("a1"));
     socket.serverEmit("approval:request", approvalRequest("a2"));
     socket.serverEmit("approval:request", approvalRequest("a1"));
-    expect(useApprovalsStore.getState().queue.map((request) => request.approvalId)).toEqual([
+    expect(useHostStore.getState().approvalQueue.map((request) => request.approvalId)).toEqual([
       "a1",
       "a2",
     ]);
     socket.serverEmit("approval:settled", { approvalId: "a1" });
-    expect(useApprovalsStore.getState().queue.map((request) => request.approvalId)).toEqual(["a2"]);
+    expect(useHostStore.getState().approvalQueue.map((request) => request.approvalId)).toEqual([
+      "a2",
+    ]);
   });
 
   it("records the context built for a chat, the turn state and the list", () => {
-    useMessagesStore.getState().replace("conv-1", [], []);
+    showMessages("conv-1", []);
     socket.serverEmit("context:built", { chatId: "chat", text: "ctx", builtAt: 5, injected: true });
-    expect(useContextStore.getState().byChat.chat).toEqual({
+    expect(useHostStore.getState().contextByChat.chat).toEqual({
       chatId: "chat",
       text: "ctx",
       builtAt: 5,
       injected: true,
     });
     socket.serverEmit("turn:state", { chatId: "chat", conversationId: "conv-1", running: true });
-    expect(useMessagesStore.getState().running.chat).toBe(true);
+    expect(useHostStore.getState().runningChats.chat).toBe(true);
     socket.serverEmit("turn:state", { chatId: "chat", conversationId: "conv-2", running: false });
-    expect(useMessagesStore.getState().running.chat).toBe(true);
+    expect(useHostStore.getState().runningChats.chat).toBe(true);
     socket.serverEmit("conversations:changed", {
       conversations: [
         conversationSummary("old", { updatedAt: 1 }),
         conversationSummary("new", { updatedAt: 9 }),
       ],
     });
-    expect(useConversationsStore.getState().conversations.map((item) => item.id)).toEqual([
-      "new",
-      "old",
-    ]);
+    expect(useHostStore.getState().conversations.map((item) => item.id)).toEqual(["new", "old"]);
     socket.serverEmit("notice", { level: "warning", message: "Source notes is gone." });
-    expect(useSessionStore.getState().notices.map((notice) => notice.message)).toEqual([
+    expect(useHostStore.getState().notices.map((notice) => notice.message)).toEqual([
       "Source notes is gone.",
     ]);
   });

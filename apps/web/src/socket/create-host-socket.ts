@@ -13,9 +13,9 @@ export type HostSocketIo = Socket<ServerToClientEvents, ClientToServerEvents>;
  * server session.
  *
  * @param tabId - this tab's id (see `tabIdFrom`).
- * @returns the socket, adapted to {@link HostSocket}, and the raw socket.io socket.
+ * @returns the socket, adapted to {@link HostSocket}.
  */
-export function createHostSocket(tabId: string): { socket: HostSocket; raw: HostSocketIo } {
+export function createHostSocket(tabId: string): HostSocket {
   const raw: HostSocketIo = io({
     transports: ["websocket"],
     auth: (send) => {
@@ -23,7 +23,7 @@ export function createHostSocket(tabId: string): { socket: HostSocket; raw: Host
       send(binding === undefined ? { tabId } : { tabId, binding });
     },
   });
-  return { socket: adaptSocket(raw), raw };
+  return adaptSocket(raw);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   wireError,
 } from "@mcp-chat-host/protocol";
 import type { HostSocket } from "./host-socket";
+import { RequestError } from "./request-error";
 
 /** The error a request gets when the socket is not connected. */
 export const notConnectedError = wireError(
@@ -21,6 +22,12 @@ export const timedOutError = wireError(
   "timeout",
   "The server did not answer in time. Check the connection, then try again.",
   { retryable: true },
+);
+
+/** The error a request gets when the answer is not an acknowledgement. */
+const malformedAnswerError = wireError(
+  "internal",
+  "The server sent an answer this page does not understand. Reload the page, then try again.",
 );
 
 /**
@@ -42,16 +49,32 @@ export async function request<E extends ClientEventName>(
 ): Promise<Ack<ClientEventValues[E]>> {
   // socket.io buffers emits while disconnected; failing at once tells the person now, not in 30 s.
   if (!socket.connected) return { ok: false, error: notConnectedError };
+  let ack: unknown;
   try {
-    const ack: unknown = await socket.timeout(timeoutMs).emitWithAck(event, payload);
-    if (isAck(ack)) return ack as Ack<ClientEventValues[E]>;
-    return {
-      ok: false,
-      error: wireError("internal", "The server sent an answer this page does not understand."),
-    };
+    ack = await socket.timeout(timeoutMs).emitWithAck(event, payload);
   } catch {
     return { ok: false, error: timedOutError };
   }
+  if (isAck(ack)) return ack as Ack<ClientEventValues[E]>;
+  return { ok: false, error: malformedAnswerError };
+}
+
+/**
+ * {@link request}, for callers that throw: the acknowledged value, or a {@link RequestError}
+ * carrying the same errors `request` returns.
+ *
+ * @returns the acknowledged value.
+ * @throws {RequestError} when the request did not succeed.
+ */
+export async function requestValue<E extends ClientEventName>(
+  socket: HostSocket,
+  event: E,
+  payload: ClientPayload<E>,
+  timeoutMs: number = ACK_TIMEOUT_MS,
+): Promise<ClientEventValues[E]> {
+  const ack = await request(socket, event, payload, timeoutMs);
+  if (!ack.ok) throw new RequestError(ack.error);
+  return ack.value;
 }
 
 function isAck(value: unknown): boolean {

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useConversationsStore } from "../state/conversations-store";
-import { messageText, useMessagesStore } from "../state/messages-store";
-import { resetStores } from "../state/reset-stores";
-import { useSessionStore } from "../state/session-store";
+import { useHostStore } from "../state/host-store";
+import { messageText } from "../state/messages-slice";
+
+import { resetStores } from "../test-support/reset-stores";
+
 import { FakeSocket } from "../test-support/fake-socket";
 import { waitUntil } from "../test-support/render";
 import {
@@ -46,13 +47,13 @@ describe("session lifecycle", () => {
       }),
     }));
     start(socket);
-    expect(useSessionStore.getState().status).toBe("connecting");
+    expect(useHostStore.getState().status).toBe("connecting");
     socket.connected = true;
     socket.fire("connect");
-    await waitUntil(() => useSessionStore.getState().status === "connected", "connected");
+    await waitUntil(() => useHostStore.getState().status === "connected", "connected");
     expect(socket.sent("session:hello")).toEqual([{}]);
-    expect(useConversationsStore.getState().currentId).toBe("conv-1");
-    expect(useSessionStore.getState().model).toBe("offline");
+    expect(useHostStore.getState().currentConversationId).toBe("conv-1");
+    expect(useHostStore.getState().model).toBe("offline");
     expect(window.location.hash).toBe("#/c/conv-1");
   });
 
@@ -63,9 +64,9 @@ describe("session lifecycle", () => {
       value: sessionSnapshot({ current: conversationSnapshot(payload.conversationId ?? "none") }),
     }));
     start(socket, "#/c/conv-9");
-    await waitUntil(() => useSessionStore.getState().status === "connected", "connected");
+    await waitUntil(() => useHostStore.getState().status === "connected", "connected");
     expect(socket.sent("session:hello")).toEqual([{ conversationId: "conv-9" }]);
-    expect(useConversationsStore.getState().currentId).toBe("conv-9");
+    expect(useHostStore.getState().currentConversationId).toBe("conv-9");
   });
 
   it("falls back to a new conversation when the hash names one that is gone", async () => {
@@ -76,10 +77,10 @@ describe("session lifecycle", () => {
         : { ok: false, error: wireError("not_found", "No such conversation.") },
     );
     start(socket, "#/c/gone");
-    await waitUntil(() => useSessionStore.getState().status === "connected", "connected");
+    await waitUntil(() => useHostStore.getState().status === "connected", "connected");
     expect(socket.sent("session:hello")).toEqual([{ conversationId: "gone" }, {}]);
-    expect(useConversationsStore.getState().currentId).toBeNull();
-    expect(useSessionStore.getState().notices).toHaveLength(1);
+    expect(useHostStore.getState().currentConversationId).toBeNull();
+    expect(useHostStore.getState().notices).toHaveLength(1);
   });
 
   it("after a reconnect, replaces the state from the new snapshot without duplicates", async () => {
@@ -99,7 +100,7 @@ describe("session lifecycle", () => {
       }),
     }));
     start(socket);
-    await waitUntil(() => useSessionStore.getState().status === "connected", "connected");
+    await waitUntil(() => useHostStore.getState().status === "connected", "connected");
     socket.serverEmit("message:delta", {
       conversationId: "conv-1",
       chatId: "chat",
@@ -108,14 +109,14 @@ describe("session lifecycle", () => {
     });
     socket.connected = false;
     socket.fire("disconnect", "transport close");
-    expect(useSessionStore.getState().status).toBe("reconnecting");
+    expect(useHostStore.getState().status).toBe("reconnecting");
     // While the page was away, the reply went on; the server's snapshot has it.
     snapshotText = "Part of the reply";
     socket.connected = true;
     socket.fire("connect");
-    await waitUntil(() => useSessionStore.getState().status === "connected", "reconnected");
+    await waitUntil(() => useHostStore.getState().status === "connected", "reconnected");
     expect(socket.sent("session:hello")).toEqual([{}, { conversationId: "conv-1" }]);
-    const chat = useMessagesStore.getState().chats.chat;
+    const chat = useHostStore.getState().messagesByChat.chat;
     expect(chat?.order).toEqual(["m1", "m2"]);
     const reply = chat?.byId.m2;
     expect(reply === undefined ? "" : messageText(reply)).toBe("Part of the reply");
@@ -123,7 +124,7 @@ describe("session lifecycle", () => {
     socket.serverEmit("message:updated", {
       message: chatMessage("m2", { seq: 2, text: "Part of the reply, done." }),
     });
-    expect(useMessagesStore.getState().chats.chat?.order).toEqual(["m1", "m2"]);
+    expect(useHostStore.getState().messagesByChat.chat?.order).toEqual(["m1", "m2"]);
   });
 
   it("shows the sign-in advice when the handshake is refused, and retries on request", () => {
@@ -134,10 +135,8 @@ describe("session lifecycle", () => {
       data: wireError("unauthorized", "Open the sign-in link the server printed."),
     });
     socket.fire("connect_error", refusal);
-    expect(useSessionStore.getState().status).toBe("signed-out");
-    expect(useSessionStore.getState().statusMessage).toBe(
-      "Open the sign-in link the server printed.",
-    );
+    expect(useHostStore.getState().status).toBe("signed-out");
+    expect(useHostStore.getState().statusMessage).toBe("Open the sign-in link the server printed.");
     lifecycle.retry();
     expect(socket.connectCalls).toBe(1);
   });
@@ -148,7 +147,7 @@ describe("session lifecycle", () => {
     socket.connected = false;
     socket.fire("disconnect", "transport close");
     socket.fire("connect_error", new Error("websocket error"));
-    expect(useSessionStore.getState().status).toBe("reconnecting");
+    expect(useHostStore.getState().status).toBe("reconnecting");
   });
 
   it("removes its listeners when stopped", () => {

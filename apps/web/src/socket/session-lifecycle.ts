@@ -1,9 +1,10 @@
 import { isWireError } from "@mcp-chat-host/protocol";
-import { reattachCards } from "../cards";
+import { reattachCards } from "../cards/page-cards";
+import { defaultLiveViewCap, pageLiveViews } from "../cards/live-view-budget";
 import { applySessionSnapshot, leaveConversation } from "../state/apply-snapshot";
-import { useConversationsStore } from "../state/conversations-store";
-import { useSessionStore } from "../state/session-store";
+import { useHostStore } from "../state/host-store";
 import { conversationIdFromHash } from "../url/conversation-hash";
+import { onFreshSnapshotWanted } from "./delta-order";
 import type { HostSocket } from "./host-socket";
 import { request } from "./request";
 
@@ -24,28 +25,30 @@ export interface SessionLifecycle {
  * @param locationHash - reads the current URL hash.
  * @returns true when the snapshot was applied.
  */
-export async function sayHello(socket: HostSocket, locationHash: () => string): Promise<boolean> {
+async function sayHello(socket: HostSocket, locationHash: () => string): Promise<boolean> {
   const wanted =
-    useConversationsStore.getState().currentId ?? conversationIdFromHash(locationHash());
+    useHostStore.getState().currentConversationId ?? conversationIdFromHash(locationHash());
   let ack = await request(
     socket,
     "session:hello",
     wanted === null ? {} : { conversationId: wanted },
   );
   if (!ack.ok && wanted !== null && ack.error.code === "not_found") {
-    useConversationsStore.getState().setCurrent(null);
-    useSessionStore
+    useHostStore.setState({ currentConversationId: null });
+    useHostStore
       .getState()
       .addNotice("warning", "That conversation no longer exists; a new one is open instead.");
     ack = await request(socket, "session:hello", {});
   }
   if (!ack.ok) {
-    useSessionStore.getState().setStatus("disconnected", ack.error.message);
+    useHostStore.getState().setStatus("disconnected", ack.error.message);
     return false;
   }
   await leaveConversation(ack.value.current?.conversation.id ?? null);
+  // The operator's cap on live card views, before the snapshot's cards mount.
+  pageLiveViews.setCap(ack.value.liveViews ?? defaultLiveViewCap);
   applySessionSnapshot(ack.value);
-  useSessionStore.getState().setStatus("connected");
+  useHostStore.getState().setStatus("connected");
   // After a reconnect the cards still on the page attach again: a restarted server restores them
   // only when they do (their views keep running; nothing is called).
   await reattachCards();
@@ -64,7 +67,7 @@ export function startSessionLifecycle(
   socket: HostSocket,
   locationHash: () => string = () => window.location.hash,
 ): SessionLifecycle {
-  const session = useSessionStore.getState;
+  const session = useHostStore.getState;
   const onConnect = () => {
     void sayHello(socket, locationHash);
   };
@@ -89,6 +92,17 @@ export function startSessionLifecycle(
     const status = session().status === "connecting" ? "connecting" : "reconnecting";
     session().setStatus(status, "The server cannot be reached. Retrying…");
   };
+  // A tab that missed updates (a gap in a reply's deltas, or the server's link to the other
+  // nodes came back) asks for a fresh snapshot; one request at a time.
+  let refreshing = false;
+  const onFreshSnapshot = () => {
+    if (refreshing || !socket.connected) return;
+    refreshing = true;
+    void sayHello(socket, locationHash).finally(() => {
+      refreshing = false;
+    });
+  };
+  const stopFreshSnapshots = onFreshSnapshotWanted(onFreshSnapshot);
   socket.on("connect", onConnect);
   socket.on("disconnect", onDisconnect);
   socket.on("connect_error", onConnectError);
@@ -102,6 +116,7 @@ export function startSessionLifecycle(
       }
     },
     stop() {
+      stopFreshSnapshots();
       socket.off("connect", onConnect);
       socket.off("disconnect", onDisconnect);
       socket.off("connect_error", onConnectError);

@@ -1,15 +1,10 @@
 import { createContext, type ReactNode, useContext } from "react";
-import type { CardSocket } from "../cards";
 import type { HostSocket } from "./host-socket";
 
 /** What the page's components reach through context: the socket and the banner's retry. */
 export interface SocketContextValue {
+  /** The page's one socket; the live cards use it too. */
   socket: HostSocket;
-  /**
-   * The same socket as socket.io's own typed socket, which the live cards use; null where there
-   * is no real socket (unit tests), and cards then show their placeholder.
-   */
-  cardSocket: CardSocket | null;
   /** Reconnects, or asks for the session snapshot again. */
   retry(): void;
 }

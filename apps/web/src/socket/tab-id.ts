@@ -1,5 +1,5 @@
 /** The `sessionStorage` key holding this tab's id. */
-export const TAB_ID_KEY = "mcp-chat-host:tab-id";
+const TAB_ID_KEY = "mcp-chat-host:tab-id";
 
 /**
  * This tab's id: kept in `sessionStorage`, so a reload or a reconnect of the same tab reaches

@@ -1,48 +1,29 @@
 import type { ConversationSnapshot, SessionSnapshot } from "@mcp-chat-host/protocol";
-import { teardownCards } from "../cards";
+import { teardownCards } from "../cards/page-cards";
 import { writeConversationHash } from "../url/conversation-hash";
-import { useCardsStore } from "./cards-store";
-import { useConversationsStore } from "./conversations-store";
-import { useMessagesStore } from "./messages-store";
-import { useSessionStore } from "./session-store";
-import { useToolsStore } from "./tools-store";
-
-/** Shows a conversation's messages and tool rows, marks it open and puts it in the address bar. */
-function showConversation(snapshot: ConversationSnapshot | null): void {
-  const messages = snapshot?.messages ?? [];
-  useMessagesStore
-    .getState()
-    .replace(snapshot?.conversation.id ?? null, messages, snapshot?.running ?? []);
-  useToolsStore.getState().replaceFromMessages(messages);
-  const conversations = useConversationsStore.getState();
-  if (snapshot !== null) conversations.upsert(snapshot.conversation);
-  conversations.setCurrent(snapshot?.conversation.id ?? null);
-  writeConversationHash(snapshot?.conversation.id ?? null);
-}
+import { useHostStore } from "./host-store";
 
 /**
- * Shows a conversation (or none): replaces its messages, tool rows and cards, marks it open and
- * puts it in the address bar. The session's panes stay.
+ * Shows a conversation (or none): replaces its messages, tool activity and cards, marks it open
+ * and puts it in the address bar. The session's panes stay.
  *
  * @param snapshot - the conversation, or null to show an empty one (the next message creates it).
  */
 export function applyConversationSnapshot(snapshot: ConversationSnapshot | null): void {
-  useCardsStore.getState().replaceConversationCards(snapshot?.cards ?? []);
-  showConversation(snapshot);
+  useHostStore.getState().applyConversationSnapshot(snapshot);
+  writeConversationHash(snapshot?.conversation.id ?? null);
 }
 
 /**
  * Replaces the page's whole state with the server's snapshot (after `session:hello`, including
- * after every reconnect: nothing the page held before can be duplicated). Cards are replaced in
- * one step, so a card that stays is never missing for a moment (its live view would be torn down).
+ * after every reconnect: nothing the page held before can be duplicated), and puts the open
+ * conversation in the address bar.
  *
  * @param snapshot - the session snapshot.
  */
 export function applySessionSnapshot(snapshot: SessionSnapshot): void {
-  useSessionStore.getState().applySnapshot(snapshot);
-  useConversationsStore.getState().setList(snapshot.conversations);
-  useCardsStore.getState().replace(snapshot.current?.cards ?? [], snapshot.panes);
-  showConversation(snapshot.current);
+  useHostStore.getState().applySessionSnapshot(snapshot);
+  writeConversationHash(snapshot.current?.conversation.id ?? null);
 }
 
 /**
@@ -54,7 +35,7 @@ export function applySessionSnapshot(snapshot: SessionSnapshot): void {
  * @returns when the cards are torn down (each view's wait is bounded); never rejects.
  */
 export async function leaveConversation(nextConversationId: string | null): Promise<void> {
-  const current = useConversationsStore.getState().currentId;
+  const current = useHostStore.getState().currentConversationId;
   if (current === null || current === nextConversationId) return;
   await teardownCards({ reason: "conversation-closed", conversationId: current });
 }

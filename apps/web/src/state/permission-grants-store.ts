@@ -9,6 +9,7 @@
 import type { PagePermissionName } from "@mcp-chat-host/protocol";
 import { pagePermissionNames } from "@mcp-chat-host/protocol";
 import { create } from "zustand";
+import { createJSONStorage, persist } from "zustand/middleware";
 
 /** The person's answer about one permission of one source. */
 export type PermissionAnswer = "granted" | "refused";
@@ -16,18 +17,14 @@ export type PermissionAnswer = "granted" | "refused";
 /** The answers of one source. */
 export type SourceAnswers = Partial<Record<PagePermissionName, PermissionAnswer>>;
 
-/** Where the answers are kept. */
-export const permissionStorageKey = "mcp-chat-host:permission-answers:v1";
+/** Where the answers are kept (zustand's `persist` format). */
+const permissionStorageKey = "mcp-chat-host:permission-answers:v2";
 
 /** The store of answers, keyed by {@link answerKey}. */
 export interface PermissionGrantsState {
   answers: Readonly<Record<string, SourceAnswers>>;
   /** Records the person's answer for these permissions of a source (and saves it). */
   answer(key: string, names: readonly PagePermissionName[], answer: PermissionAnswer): void;
-  /** Reads the saved answers again (tests, another tab). */
-  load(): void;
-  /** Forgets every answer, saved ones included (tests). */
-  reset(): void;
 }
 
 /**
@@ -39,30 +36,15 @@ export function answerKey(userId: string | null | undefined, source: string): st
   return `${userId ?? ""}\u0000${source}`;
 }
 
-function storage(): Storage | undefined {
-  try {
-    return globalThis.localStorage ?? undefined;
-  } catch {
-    // Storage can be disabled; the answers then last as long as the page.
-    return undefined;
-  }
-}
-
 function isAnswer(value: unknown): value is PermissionAnswer {
   return value === "granted" || value === "refused";
 }
 
-/** Reads saved answers, keeping only well-formed ones. */
-function readSaved(): Record<string, SourceAnswers> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(storage()?.getItem(permissionStorageKey) ?? "{}");
-  } catch {
-    return {};
-  }
-  if (parsed === null || typeof parsed !== "object") return {};
+/** The well-formed answers among what storage held (anything may be there). */
+function wellFormedAnswers(saved: unknown): Record<string, SourceAnswers> {
+  if (saved === null || typeof saved !== "object") return {};
   const answers: Record<string, SourceAnswers> = {};
-  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(saved as Record<string, unknown>)) {
     if (value === null || typeof value !== "object") continue;
     const source: SourceAnswers = {};
     for (const name of pagePermissionNames) {
@@ -74,38 +56,34 @@ function readSaved(): Record<string, SourceAnswers> {
   return answers;
 }
 
-function save(answers: Readonly<Record<string, SourceAnswers>>): void {
-  try {
-    storage()?.setItem(permissionStorageKey, JSON.stringify(answers));
-  } catch {
-    // Full or disabled storage: the answer still holds for this page.
-  }
-}
-
-/** The permission answers store. */
-export const usePermissionGrantsStore = create<PermissionGrantsState>()((set) => ({
-  answers: readSaved(),
-  answer(key, names, answer) {
-    set((state) => {
-      const source: SourceAnswers = { ...state.answers[key] };
-      for (const name of names) source[name] = answer;
-      const answers = { ...state.answers, [key]: source };
-      save(answers);
-      return { answers };
-    });
-  },
-  load() {
-    set({ answers: readSaved() });
-  },
-  reset() {
-    try {
-      storage()?.removeItem(permissionStorageKey);
-    } catch {
-      // nothing saved, then
-    }
-    set({ answers: {} });
-  },
-}));
+/**
+ * The permission answers store, saved in this browser (`persist`; where storage is full or
+ * disabled the answers last as long as the page).
+ */
+export const usePermissionGrantsStore = create<PermissionGrantsState>()(
+  persist(
+    (set) => ({
+      answers: {},
+      answer(key, names, answer) {
+        set((state) => {
+          const source: SourceAnswers = { ...state.answers[key] };
+          for (const name of names) source[name] = answer;
+          return { answers: { ...state.answers, [key]: source } };
+        });
+      },
+    }),
+    {
+      name: permissionStorageKey,
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (state) => ({ answers: state.answers }),
+      merge: (saved, current) => ({
+        ...current,
+        answers: wellFormedAnswers((saved as { answers?: unknown } | undefined)?.answers),
+      }),
+    },
+  ),
+);
 
 /** Names of these permissions the person granted a source. */
 export function grantedOf(

@@ -1,68 +1,71 @@
 import { create } from "zustand";
-
-/** A colour theme. */
-export type ThemeName = "light" | "dark";
+import { createJSONStorage, persist } from "zustand/middleware";
+import type { Theme } from "../cards/style-variables";
 
 /** The `localStorage` key holding the person's theme choice. */
-export const THEME_KEY = "mcp-chat-host:theme";
+const themeStorageKey = "mcp-chat-host:theme";
 
 /** The person's theme choice and the system's. */
 export interface ThemeState {
   /** What the person chose, or null to follow the system. */
-  preference: ThemeName | null;
+  preference: Theme | null;
   /** What the system prefers (`prefers-color-scheme`). */
-  system: ThemeName;
-  /** Sets the person's choice (null: follow the system) and saves it. */
-  setPreference(preference: ThemeName | null): void;
+  system: Theme;
+  /** Sets the person's choice (null: follow the system); it is saved in this browser. */
+  setPreference(preference: Theme | null): void;
   /** Records the system's preference. */
-  setSystem(system: ThemeName): void;
+  setSystem(system: Theme): void;
   /** Switches to the other theme than the one in effect. */
   toggle(): void;
 }
 
 /** The theme in effect: the person's choice, else the system's. */
-export function effectiveTheme(state: Pick<ThemeState, "preference" | "system">): ThemeName {
+export function effectiveTheme(state: Pick<ThemeState, "preference" | "system">): Theme {
   return state.preference ?? state.system;
 }
 
-function savedPreference(): ThemeName | null {
-  try {
-    const saved = globalThis.localStorage?.getItem(THEME_KEY);
-    return saved === "light" || saved === "dark" ? saved : null;
-  } catch {
-    return null;
-  }
-}
-
-function save(preference: ThemeName | null): void {
-  try {
-    if (preference === null) globalThis.localStorage?.removeItem(THEME_KEY);
-    else globalThis.localStorage?.setItem(THEME_KEY, preference);
-  } catch {
-    // Storage can be disabled; the choice then lasts until the page is reloaded.
-  }
-}
-
-function systemTheme(): ThemeName {
+function systemTheme(): Theme {
   return globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches === true
     ? "dark"
     : "light";
 }
 
-/** The theme store. */
-export const useThemeStore = create<ThemeState>()((set, get) => ({
-  preference: savedPreference(),
-  system: systemTheme(),
-  setPreference(preference) {
-    save(preference);
-    set({ preference });
-  },
-  setSystem(system) {
-    set({ system });
-  },
-  toggle() {
-    const next: ThemeName = effectiveTheme(get()) === "dark" ? "light" : "dark";
-    // Choosing the system's own theme means "follow the system" again.
-    get().setPreference(next === get().system ? null : next);
-  },
-}));
+function isTheme(value: unknown): value is Theme {
+  return value === "light" || value === "dark";
+}
+
+/**
+ * The theme store, kept apart from the page's store: it is this browser's preference, not the
+ * session's, and only the person's choice is saved (`localStorage`; where storage is disabled
+ * the choice lasts as long as the page).
+ */
+export const useThemeStore = create<ThemeState>()(
+  persist(
+    (set, get) => ({
+      preference: null,
+      system: systemTheme(),
+      setPreference(preference) {
+        set({ preference });
+      },
+      setSystem(system) {
+        set({ system });
+      },
+      toggle() {
+        const next: Theme = effectiveTheme(get()) === "dark" ? "light" : "dark";
+        // Choosing the system's own theme means "follow the system" again.
+        set({ preference: next === get().system ? null : next });
+      },
+    }),
+    {
+      name: themeStorageKey,
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (state) => ({ preference: state.preference }),
+      // What storage holds is not trusted: anything but a theme means "follow the system".
+      merge: (saved, current) => {
+        const preference = (saved as { preference?: unknown } | undefined)?.preference;
+        return { ...current, preference: isTheme(preference) ? preference : null };
+      },
+    },
+  ),
+);

@@ -27,7 +27,7 @@ export async function render(
   document.body.append(container);
   const root = createRoot(container);
   await act(async () => {
-    root.render(<SocketProvider value={{ socket, cardSocket: null, retry }}>{ui}</SocketProvider>);
+    root.render(<SocketProvider value={{ socket, retry }}>{ui}</SocketProvider>);
   });
   return {
     container,

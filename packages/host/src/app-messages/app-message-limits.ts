@@ -16,7 +16,7 @@ export const APP_MESSAGE_BUSY =
   "The chat is still answering, so the app's message was not sent; the app may send it again once the reply is done.";
 
 /** What the app hears when it submitted too often. */
-export function appMessageRateMessage(intervalMs: number): string {
+function appMessageRateMessage(intervalMs: number): string {
   return `This app sent too many messages in a short time; it may send the next in ${Math.ceil(intervalMs / 1000)} s.`;
 }
 

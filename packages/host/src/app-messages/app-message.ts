@@ -2,7 +2,7 @@ import { reportText, type AppContentParams } from "../context/report-text";
 import { cardChatKey } from "./card-chat-key";
 
 /**
- * What a chat does with a card's `ui/message` (seed-behaviours 1.6): `compose` puts the text in
+ * What a chat does with a card's `ui/message`: `compose` puts the text in
  * the chat's input box for the person to edit and send, `submit` sends it as the person's next
  * message, `ignore` drops it.
  */
@@ -67,7 +67,7 @@ export function appMessageText(params: AppContentParams | null | undefined): str
 
 /**
  * Decides where a card's `ui/message` goes: only a current, open card of kind `card` that belongs
- * to a chat of this session (owner rule of seed-behaviours 1.7) posts, and only to that chat,
+ * to a chat of this session (its saved owner, else the only chat) posts, and only to that chat,
  * in that chat's mode.
  *
  * @param input - the mode, the card, the session's chats and the params.
@@ -98,10 +98,10 @@ export function routeAppMessage(input: RouteAppMessageInput): AppMessageRoute {
 }
 
 /**
- * What the developer reads when an app posts to a chat without a chat host (seed-behaviours 1.6:
- * "…can't reach the chat's input box. Pass `chat_id`.", in this host's terms).
+ * What the developer reads when an app posts to a chat without a chat host: the message can't
+ * reach the chat, and the fix is to attach a chat host to that chat.
  */
-export function noHostReason(chatKey: string): string {
+function noHostReason(chatKey: string): string {
   return `An app asked to post a message, but the chat "${chatKey}" has no chat host: call mcpChatHost(chat, sources) for this chat to route app messages.`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The chat a card belongs to (seed-behaviours 1.7, `card_chat_key`): its saved owner when that is
+ * The chat a card belongs to: its saved owner when that is
  * a string; else the session's only chat, when there is exactly one; else none. A card built by
  * hand therefore belongs to the only chat, or to no chat once there are two or more.
  *

@@ -3,7 +3,7 @@ import { HostError } from "../host-error";
 import type { AuditRecord, HostStore } from "../store/host-store";
 
 /** How many entries `audit:list` answers unless it asks for fewer or more. */
-export const DEFAULT_CONVERSATION_AUDIT_LIMIT = 200;
+const DEFAULT_CONVERSATION_AUDIT_LIMIT = 200;
 
 /**
  * The audit of one of a person's conversations, for `audit:list`: every tool call its apps'

@@ -10,6 +10,42 @@ describe("capToolResult", () => {
     expect(capToolResult(result, 10_000)).toBe(result);
   });
 
+  it("cuts a result whose JSON is over the limit only once escaped, and passes one just under", () => {
+    // Each control character takes six characters of JSON (`\u0001`).
+    const escaped = (count: number) => ({
+      content: [{ type: "text" as const, text: "\u0001".repeat(count) }],
+    });
+    const under = escaped(1_000);
+    expect(JSON.stringify(under).length).toBeLessThanOrEqual(10_000);
+    expect(capToolResult(under, 10_000)).toBe(under);
+    const over = escaped(2_000);
+    expect(JSON.stringify(over).length).toBeGreaterThan(10_000);
+    expect(capToolResult(over, 10_000)._meta?.[RESULT_CUT_META_KEY]).toEqual({
+      originalChars: JSON.stringify(over).length,
+      limit: 10_000,
+    });
+  });
+
+  it("never counts a number's JSON as shorter than it is", () => {
+    // 25 characters each: the longest a number prints.
+    const numbers = Array.from({ length: 400 }, () => -0.0000012345678901234567);
+    const result = { content: [], structuredContent: { numbers } };
+    const length = JSON.stringify(result).length;
+    expect(capToolResult(result, length)).toBe(result);
+    expect(capToolResult(result, length - 1)._meta?.[RESULT_CUT_META_KEY]).toEqual({
+      originalChars: length,
+      limit: length - 1,
+    });
+  });
+
+  it("measures the real JSON of values it cannot bound, such as one with toJSON", () => {
+    const long = { toJSON: () => "y".repeat(20_000) };
+    const result = { content: [], structuredContent: { long } };
+    expect(capToolResult(result as never, 10_000).structuredContent).toBeUndefined();
+    const short = { content: [], structuredContent: { short: { toJSON: () => "y" } } };
+    expect(capToolResult(short as never, 10_000)).toBe(short);
+  });
+
   it("keeps the start of the text of an 8 MB result, says it was cut, and fits the limit", () => {
     const big = "x".repeat(8_000_000);
     const capped = capToolResult(

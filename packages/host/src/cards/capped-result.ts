@@ -32,6 +32,9 @@ const OVERHEAD_CHARS = 1_000;
  * @returns the result to store and pass on.
  */
 export function capToolResult(result: CallToolResult, limit: number): CallToolResult {
+  // Most results are far under the cap: a cheap bound on their JSON's length proves it without
+  // building the JSON. Only a result the bound cannot clear is serialised to be measured.
+  if (jsonLengthBound(result, limit) <= limit) return result;
   const json = JSON.stringify(result);
   if (json.length <= limit) return result;
   let room = Math.max(limit, 2_000) - OVERHEAD_CHARS;
@@ -60,6 +63,69 @@ export function capToolResult(result: CallToolResult, limit: number): CallToolRe
     ...(result.isError === undefined ? {} : { isError: result.isError }),
     _meta: { [RESULT_CUT_META_KEY]: cut },
   };
+}
+
+/** The most characters a number's JSON takes. */
+const MAX_NUMBER_CHARS = 25;
+
+/** Characters a JSON string can take per UTF-16 unit at most (`\u001f`). */
+const MAX_ESCAPED_CHARS = 6;
+
+/**
+ * An upper bound on the length of `JSON.stringify(value)`: never less than the real length, and
+ * close to it for plain text. It stops counting once past `stop` (the answer is then only known
+ * to be over it); a value it cannot bound (a cycle, `toJSON`, an exotic object) counts as
+ * infinite, so the caller measures the real JSON.
+ */
+function jsonLengthBound(value: unknown, stop: number): number {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    if (total > stop) return total;
+    const item = pending.pop();
+    switch (typeof item) {
+      case "string":
+        total += 2 + item.length * MAX_ESCAPED_CHARS;
+        continue;
+      case "number":
+      case "boolean":
+        // A number prints in at most 25 characters (`-0.0000012345678901234567`); a boolean in 5.
+        total += MAX_NUMBER_CHARS;
+        continue;
+      case "undefined":
+      case "function":
+      case "symbol":
+        // Left out of objects, `null` in arrays.
+        total += 4;
+        continue;
+      case "bigint":
+        return Number.POSITIVE_INFINITY;
+    }
+    if (item === null) {
+      total += 4;
+      continue;
+    }
+    if (Array.isArray(item)) {
+      // Brackets and a comma after each element.
+      total += 2 + item.length;
+      for (const element of item) pending.push(element);
+      if (pending.length > stop) return Number.POSITIVE_INFINITY;
+      continue;
+    }
+    const prototype: unknown = Object.getPrototypeOf(item);
+    if ((prototype !== Object.prototype && prototype !== null) || "toJSON" in (item as object)) {
+      return Number.POSITIVE_INFINITY;
+    }
+    total += 2;
+    const record = item as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      // The quoted key, the colon and a comma.
+      total += 4 + key.length * MAX_ESCAPED_CHARS;
+      pending.push(record[key]);
+    }
+    if (pending.length > stop) return Number.POSITIVE_INFINITY;
+  }
+  return total;
 }
 
 /** The longest start of `text` whose JSON fits in `room` characters. */

@@ -6,7 +6,7 @@ import type { OnAppCall } from "../gate/app-call-gate";
 
 /** A card or pane that is live in a session: its descriptor plus what only the server knows. */
 export interface LiveCard {
-  /** The saved descriptor (seed-behaviours 1.4). */
+  /** The descriptor the browser knows (and the store keeps, for a card of a conversation). */
   descriptor: CardDescriptor;
   /** The hooks its page calls pass, in order (own, chat's, and for restored cards the session's). */
   chain: readonly OnAppCall[];
@@ -18,7 +18,7 @@ export interface LiveCard {
   reportedAt: number | null;
   /** True once closed: out of the context and of routing. */
   disposed: boolean;
-  /** Raised by every attach; a page load answers only while it is the newest (1.4, 1.6). */
+  /** Raised by every attach; a page load is answered only while it is the newest. */
   generation: number;
   /** Aborts the opening call when the person stops the turn. */
   opening: AbortController | null;
@@ -35,13 +35,38 @@ export function newInstanceId(source?: string): string {
 }
 
 /**
- * Makes a string safe as a DOM id (seed-behaviours 1.4): every character outside
- * `[A-Za-z0-9_-]` becomes `-`, and an id starting with a digit gets the prefix `shinymcp-`
- * (kept as `host-` here, the project's own prefix).
+ * Makes a string safe as a DOM id: every character outside `[A-Za-z0-9_-]` becomes `-`, and an
+ * id starting with a digit gets the prefix `host-`.
  */
-export function sanitizeDomId(value: string): string {
+function sanitizeDomId(value: string): string {
   const cleaned = value.replace(/[^A-Za-z0-9_-]/g, "-");
   return /^[0-9]/.test(cleaned) ? `host-${cleaned}` : cleaned;
+}
+
+/** A card made live in the session: never reported, attached or disposed yet. */
+export function newLiveCard(
+  descriptor: CardDescriptor,
+  chain: readonly OnAppCall[],
+  restored: boolean,
+): LiveCard {
+  return {
+    descriptor,
+    chain,
+    restored,
+    report: null,
+    reportedAt: null,
+    disposed: false,
+    generation: 0,
+    opening: null,
+  };
+}
+
+/**
+ * Whether a page request comes from the card's newest load: its generation is the card's, or it
+ * named none (a browser older than the generation check).
+ */
+export function isCurrentPage(card: LiveCard, generation: number | undefined): boolean {
+  return generation === undefined || generation === card.generation;
 }
 
 /** The live cards and panes of one session, by instance id. */
@@ -99,7 +124,7 @@ export class CardRegistry {
   /**
    * What the context relay needs of every live card.
    *
-   * @param ownerOf - the owner rule of seed-behaviours 1.7 (saved owner, else the only chat).
+   * @param ownerOf - the chat a card belongs to: its saved owner, else the session's only chat.
    */
   contextCards(ownerOf: (owner: string | null) => string | null): ContextCard[] {
     return [...this.#cards.values()].map((card) => ({

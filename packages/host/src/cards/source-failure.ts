@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { localErrorWireRules } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
 import { isSourceError } from "../sources/source-error";
@@ -21,7 +22,7 @@ export function sourceFailureMessage(
   if (isSourceError(error) && error.code === "timeout" && sourceClosed) {
     return `${sourceKey} did not answer in time, so its connection was closed. Try again to reconnect.`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /**

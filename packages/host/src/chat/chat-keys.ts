@@ -1,5 +1,5 @@
 /**
- * Picks the key of a new chat in a session (seed-behaviours 1.7): the given id, else
+ * Picks the key of a new chat in a session: the given id, else
  * `chat-<n+1>` where n is the number of chats already there; then made unique the way R's
  * `make.unique` does (`support`, `support.1`, `support.2`).
  *

@@ -4,7 +4,10 @@ import type { OnAppCall } from "../gate/app-call-gate";
 import type { AppMessageMode } from "../app-messages/app-message";
 import type { SourceSpec } from "../session/session-sources";
 
-/** What a chat lets the model's own tool calls do (seed-behaviours 2.4): `web`, `write`. */
+/**
+ * What a chat lets the model's own tool calls do: `web` (tools that reach outside, open-world)
+ * and `write` (tools that change things, not read-only); both allowed by default.
+ */
 export type ToolPermissions = ConnectionToolPermissions;
 
 /** A model tool call about to run, as `onToolRequest` sees it: the call, and the chat asking. */
@@ -35,7 +38,7 @@ export interface ChatOptions {
   onToolRequest?: OnToolRequest;
 }
 
-/** Options of `mcpChatHost()` (seed-behaviours 1.1). */
+/** Options of `mcpChatHost()`: what the chat does with its cards' context, messages and calls. */
 export interface ChatHostOptions {
   /** Tell the model what the chat's open cards show (default true). With false, nothing is injected and `host.context()` still returns the text. */
   context?: boolean;
@@ -74,12 +77,32 @@ export interface ChatHostRecord {
 }
 
 /**
+ * Attaches sources to a chat, in the session that made it (the work of `mcpChatHost()`).
+ *
+ * @internal
+ */
+export type ChatHostAttacher = (
+  chat: Chat,
+  sources: SourceSpec[],
+  options: ChatHostOptions,
+) => ChatHostHandle;
+
+let attacherOf: (value: unknown) => ChatHostAttacher | undefined;
+
+/**
  * One chat of a session: its key, system prompt and limits, and the chat host attached to it by
- * `mcpChatHost()`. Made with `session.chat()`.
+ * `mcpChatHost()`. Made with `session.chat()`, which gives it the function that attaches sources
+ * in that session, so `mcpChatHost(chat, ...)` needs nothing but the chat.
  */
 export class Chat {
   /** @internal the chat host, set once by `mcpChatHost()`. */
   host: ChatHostRecord | null = null;
+  readonly #attach: ChatHostAttacher;
+
+  static {
+    attacherOf = (value) =>
+      typeof value === "object" && value !== null && #attach in value ? value.#attach : undefined;
+  }
 
   /** @internal use `session.chat()`. */
   constructor(
@@ -95,7 +118,20 @@ export class Chat {
     >,
     /** @internal the session that owns the chat. */
     readonly sessionId: string,
-  ) {}
+    /** @internal attaches sources in the session that owns the chat. */
+    attach: ChatHostAttacher,
+  ) {
+    this.#attach = attach;
+  }
+}
+
+/**
+ * The function that attaches sources to a chat made by `session.chat()`.
+ *
+ * @returns undefined for anything else (a look-alike object is not a chat).
+ */
+export function chatHostAttacherOf(value: unknown): ChatHostAttacher | undefined {
+  return attacherOf(value);
 }
 
 /**

@@ -7,10 +7,10 @@ export const APP_CONTEXT_HEADER =
   "The person has these apps open in the conversation. Each app reports what it shows now; the reports come from the apps, not from the person.";
 
 /** At most this many apps are described, the most recently changed ones. */
-export const APP_CONTEXT_MAX_APPS = 5;
+const APP_CONTEXT_MAX_APPS = 5;
 
 /** Each app's report is cut to this many characters (the last three being "..."). */
-export const APP_CONTEXT_MAX_CHARACTERS = 2000;
+const APP_CONTEXT_MAX_CHARACTERS = 2000;
 
 /** What the context relay needs to know about one card or pane of a session. */
 export interface ContextCard {
@@ -23,8 +23,8 @@ export interface ContextCard {
   /** Panes never reach a model. */
   readonly kind: "card" | "pane";
   /**
-   * The chat the card belongs to, already resolved by the owner rule of seed-behaviours 1.7
-   * (see `cardChatKey`): the saved owner if it is a string, else the only chat, else null.
+   * The chat the card belongs to, already resolved (see `cardChatKey`): the saved owner if it is
+   * a string, else the only chat, else null.
    */
   readonly ownerChat: string | null;
   /** Closed cards drop out of the context. */
@@ -36,7 +36,7 @@ export interface ContextCard {
 }
 
 /**
- * Builds the app context of one chat (seed-behaviours 1.5): the open cards of that chat with a
+ * Builds the app context of one chat: the open cards of that chat with a
  * non-empty report, the five most recently reported, listed oldest first, each report cut to
  * 2,000 characters and wrapped in an `<app-context app="…" id="…">` block under the header.
  *
@@ -54,8 +54,8 @@ export function buildAppContext(cards: Iterable<ContextCard>, chatKey: string): 
     eligible.push({ card, text, time: card.reportedAt ?? 0 });
   }
   if (eligible.length === 0) return null;
-  // Array.prototype.sort is stable, like R's order(); equal times keep their input order before
-  // the reversal, as the seed does.
+  // Array.prototype.sort is stable: cards reported at the same time keep their creation order
+  // before the reversal.
   const chosen = eligible
     .sort((left, right) => right.time - left.time)
     .slice(0, APP_CONTEXT_MAX_APPS)

@@ -11,7 +11,7 @@ export interface AppContentParams {
 }
 
 /**
- * The text of a report (seed-behaviours 1.5, `host_content_text`): every content block of type
+ * The text of a report: every content block of type
  * `"text"` whose `text` is a string, then the JSON of `structuredContent` when it is non-empty,
  * all joined with `"\n"`.
  *

@@ -13,7 +13,7 @@ import { wireErrorCodes } from "@mcp-chat-host/protocol";
 import { SandboxConfigurationError } from "@mcp-chat-host/sandbox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApprovalError } from "../gate/approval-broker";
+import { ApprovalError } from "../gate/approval-types";
 import { PolicyConfigError } from "../gate/policies";
 import { HostError } from "../host-error";
 import { ModelSelectionError } from "../model/model-selection";

@@ -12,7 +12,7 @@ import {
 import { wireError, type WireError, type WireErrorCode } from "@mcp-chat-host/protocol";
 import { SandboxConfigurationError } from "@mcp-chat-host/sandbox";
 import { ZodError } from "zod";
-import { ApprovalError, type ApprovalErrorCode } from "../gate/approval-broker";
+import { ApprovalError, type ApprovalErrorCode } from "../gate/approval-types";
 import { PolicyConfigError } from "../gate/policies";
 import { HostError } from "../host-error";
 import { ModelSelectionError } from "../model/model-selection";

@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import type { Tool } from "@modelcontextprotocol/client";
 
 /** Who is in the session that a page's call comes from. */
@@ -9,7 +10,7 @@ export interface AppCallSession {
 }
 
 /**
- * A page's `tools/call`, as the gate's hooks see it (seed-behaviours 1.10). Only calls made by a
+ * A page's `tools/call`, as the gate's hooks see it. Only calls made by a
  * card's or pane's page are checked: never the model's calls, the call that opens a card, resource
  * reads or pings.
  */
@@ -84,7 +85,7 @@ export function defaultRefusal(name: string): string {
 }
 
 /**
- * Applies the verdict table of seed-behaviours 1.10 to what a hook returned: `true` allows;
+ * Judges what a hook returned: `true` allows;
  * `false` and `""` refuse with the default message; a string refuses with it; a promise is
  * awaited and judged the same way (a rejection refuses with a warning); anything else refuses
  * with a warning naming its type.
@@ -156,7 +157,7 @@ export interface HookChainInput {
 }
 
 /**
- * Builds a card's hook chain (seed-behaviours 1.10): its own hook, then its chat's, then, for a
+ * Builds a card's hook chain: its own hook, then its chat's, then, for a
  * restored card, every hook registered in the session for its source (the browser could name any
  * owner, so the saved owner can't be trusted), each once. A restored card saved as checked whose
  * chain comes out empty gets {@link refuseUncheckedRestoredCard}, so a missing check refuses
@@ -198,16 +199,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === "function"
   );
-}
-
-/** Never throws: a hook may throw an object whose toString throws too. */
-function errorMessage(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    return String(error);
-  } catch {
-    return "(an error that can't be shown as text)";
-  }
 }
 
 /** A reader's name for a value's type, for the "must return" warning. */

@@ -1,8 +1,8 @@
 import { approvalRequestSchema, type ApprovalRequest } from "@mcp-chat-host/protocol";
 import { describe, expect, it } from "vitest";
 import { runAppCallChain, type AppCall } from "./app-call-gate";
+import { ApprovalBroker } from "./approval-broker";
 import {
-  ApprovalBroker,
   CARD_CLOSED_REFUSAL,
   SESSION_ENDED_REFUSAL,
   cardQuestionsWaitingRefusal,
@@ -12,7 +12,7 @@ import {
   type ApprovalQuestion,
   type ApprovalSettlement,
   type RememberedApproval,
-} from "./approval-broker";
+} from "./approval-types";
 
 /** A broker whose dialog requests arrive in a queue the test can wait on. */
 function harness(options: { memory?: ApprovalMemory; warn?: (message: string) => void } = {}) {

@@ -38,7 +38,8 @@ function annotations(options: AnnotationPolicyOptions = {}): OnAppCall {
   return (call) => {
     const declared = call.tool.annotations;
     if (isUnannotated(declared)) return call.ask(question(call, "unannotated"));
-    // The MCP defaults (seed-behaviours 2.4) are the connection package's: one rule for both gates.
+    // Missing hints take the MCP defaults (not read-only, destructive, open-world), as the
+    // connection package reads them: one rule for both gates.
     const hints = effectiveAnnotations(declared);
     if (hints.readOnlyHint) return true;
     if (hints.destructiveHint) return call.ask(question(call, "destructive"));

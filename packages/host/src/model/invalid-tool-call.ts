@@ -31,7 +31,7 @@ export function unknownToolReason(name: string): string {
  *
  * @returns "unknown-tool" for a name the chat lacks, otherwise "arguments".
  */
-export function refusalOfInvalidCall(
+function refusalOfInvalidCall(
   call: { toolName: string; error?: unknown },
   toolNames: ReadonlySet<string>,
 ): { check: ToolCheckName; reason: string } {
@@ -48,7 +48,7 @@ export function refusalOfInvalidCall(
  *
  * @returns the messages, changed only where a refused call appears.
  */
-export function withRefusedOutputs(
+function withRefusedOutputs(
   messages: ModelMessage[],
   refusals: ReadonlyMap<string, ToolResultOutput>,
 ): ModelMessage[] {

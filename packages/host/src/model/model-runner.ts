@@ -21,12 +21,10 @@ import { TurnState } from "./turn-state";
 import { buildToolSet } from "./turn-tools";
 import { addRequestUsage, addStepUsage } from "./turn-usage";
 
-export { ARGUMENTS_NOT_OBJECT_REASON } from "./turn-tools";
-
 /** The default of {@link RunTurnOptions.stallTimeoutMs}: one minute. */
-export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
+const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 /** The default of {@link RunTurnOptions.retryAfterCapMs}: 30 seconds. */
-export const DEFAULT_RETRY_AFTER_CAP_MS = 30_000;
+const DEFAULT_RETRY_AFTER_CAP_MS = 30_000;
 /** How many times a request the provider was too busy for is sent again. */
 const MAX_RETRIES = 2;
 

@@ -85,6 +85,33 @@ describe("resolveModel", () => {
     }
   });
 
+  test("a provider's model carries its SDK's name, id and URL support once the SDK loaded", async () => {
+    const { createAnthropic } = await import("@ai-sdk/anthropic");
+    const { createOpenAI } = await import("@ai-sdk/openai");
+    const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+    const keys = { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" };
+    const compatible = createOpenAICompatible({
+      name: "openai-compatible",
+      baseURL: "http://127.0.0.1:11434/v1",
+    });
+    const pairs = [
+      [
+        resolveModel("anthropic:claude-sonnet-4-5", keys),
+        createAnthropic({ apiKey: "k" })("claude-sonnet-4-5"),
+      ],
+      [resolveModel("openai:gpt-4.1", keys), createOpenAI({ apiKey: "k" }).responses("gpt-4.1")],
+      [resolveModel("openai-chat:gpt-4.1", keys), createOpenAI({ apiKey: "k" }).chat("gpt-4.1")],
+      [
+        resolveModel("openai-compatible:http://127.0.0.1:11434/v1#llama3.2", {}),
+        compatible.chatModel("llama3.2"),
+      ],
+    ] as const;
+    for (const [chosen, direct] of pairs) {
+      expect([chosen.provider, chosen.modelId]).toEqual([direct.provider, direct.modelId]);
+      expect(await chosen.supportedUrls).toEqual(await direct.supportedUrls);
+    }
+  });
+
   test("a model object passes through untouched", () => {
     const model = new MockLanguageModelV3();
     expect(resolveModel(model, {})).toBe(model);

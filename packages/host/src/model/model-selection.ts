@@ -1,10 +1,10 @@
 // Which model a server talks to, from one string (MODEL, --model, the config file) or an AI SDK
 // model object. Keys come from the providers' usual environment variables and are read here, at
-// start, so a missing key is reported before anyone sends a message.
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+// start, so a missing key is reported before anyone sends a message. A provider's SDK is imported
+// only when its spec is chosen (see lazy-model.ts), so the offline default starts without them.
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
+import { lazyModel } from "./lazy-model";
 import { createOfflineModel } from "./offline-model";
 import {
   openAIResponsesOptions,
@@ -26,7 +26,7 @@ export type ModelSelectionErrorCode =
  * The forms a model spec may take, listed in error messages. `openai:` is OpenAI's Responses
  * API, `openai-chat:` its Chat Completions API.
  */
-export const MODEL_SPEC_FORMS = [
+const MODEL_SPEC_FORMS = [
   "offline",
   "anthropic:<model id>",
   "openai:<model id> (Responses API)",
@@ -63,7 +63,8 @@ export class ModelSelectionError extends Error {
  * `store: false` unless OPENAI_STORE=true or `options.openAIStore`), `openai-chat:<id>` for its
  * Chat Completions API (same variables), `openai-compatible:<baseURL>#<id>` for Ollama or vLLM
  * (optional key from OPENAI_COMPATIBLE_API_KEY; asks for usage in the stream). A model object
- * is returned as it is. Nothing is sent over the network here.
+ * is returned as it is. Nothing is sent over the network here. A provider's model is returned at
+ * once, while its SDK module loads in the background; each request waits for that load.
  *
  * @param spec - the spec, or a model object.
  * @param env - where keys are read; `process.env` by default.
@@ -88,29 +89,41 @@ export function resolveModel(
       const modelId = requireModelId(rest, "anthropic:<model id>", "anthropic:claude-sonnet-4-5");
       const apiKey = requireKey(env, "ANTHROPIC_API_KEY", text);
       const baseURL = env["ANTHROPIC_BASE_URL"];
-      return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+      return lazyModel("anthropic.messages", modelId, async () => {
+        const { createAnthropic } = await import("@ai-sdk/anthropic");
+        return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+      });
     }
     case "openai": {
       const modelId = requireModelId(rest, "openai:<model id>", "openai:gpt-4.1");
       const store = options.openAIStore ?? openAIStoreFromEnvironment(env["OPENAI_STORE"]);
-      const model = openAIProvider(env, text).responses(modelId);
+      const settings = openAISettings(env, text);
+      const model = lazyModel("openai.responses", modelId, async () =>
+        (await openAIProvider(settings)).responses(modelId),
+      );
       return withDefaultProviderOptions(model, openAIResponsesOptions(store));
     }
     case "openai-chat": {
       const modelId = requireModelId(rest, "openai-chat:<model id>", "openai-chat:gpt-4.1");
-      return openAIProvider(env, text).chat(modelId);
+      const settings = openAISettings(env, text);
+      return lazyModel("openai.chat", modelId, async () =>
+        (await openAIProvider(settings)).chat(modelId),
+      );
     }
     case "openai-compatible": {
       const { baseURL, modelId } = parseCompatible(rest);
       const apiKey = env["OPENAI_COMPATIBLE_API_KEY"];
-      const provider = createOpenAICompatible({
-        name: "openai-compatible",
-        baseURL,
-        // Usage arrives in a last chunk only when asked for (stream_options.include_usage).
-        includeUsage: true,
-        ...(apiKey ? { apiKey } : {}),
+      return lazyModel("openai-compatible.chat", modelId, async () => {
+        const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+        const provider = createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL,
+          // Usage arrives in a last chunk only when asked for (stream_options.include_usage).
+          includeUsage: true,
+          ...(apiKey ? { apiKey } : {}),
+        });
+        return provider.chatModel(modelId);
       });
-      return provider.chatModel(modelId);
     }
     default:
       throw new ModelSelectionError(
@@ -140,10 +153,24 @@ export function describeModel(spec: string | LanguageModel | undefined): string 
   return `openai-compatible:${safeAddress(address)}${modelId}`;
 }
 
-function openAIProvider(env: ModelEnvironment, spec: string): ReturnType<typeof createOpenAI> {
+/** What an OpenAI provider is made with, read at start so a missing key is reported then. */
+interface OpenAISettings {
+  apiKey: string;
+  baseURL?: string;
+}
+
+function openAISettings(env: ModelEnvironment, spec: string): OpenAISettings {
   const apiKey = requireKey(env, "OPENAI_API_KEY", spec);
   const baseURL = env["OPENAI_BASE_URL"];
-  return createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}) });
+  return { apiKey, ...(baseURL ? { baseURL } : {}) };
+}
+
+async function openAIProvider(settings: OpenAISettings): Promise<{
+  responses(modelId: string): LanguageModelV3;
+  chat(modelId: string): LanguageModelV3;
+}> {
+  const { createOpenAI } = await import("@ai-sdk/openai");
+  return createOpenAI(settings);
 }
 
 function requireModelId(rest: string, form: string, example: string): string {

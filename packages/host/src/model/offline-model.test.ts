@@ -47,7 +47,7 @@ describe("/call <tool> <json-object?>", () => {
     const turn = await ask('/call add {"a": 2, "b": 3}');
     expect(turn.started).toEqual([["add", { a: 2, b: 3 }]]);
     expect(turn.calls).toEqual(["add"]);
-    // Structured content is what the model sees (seed 1.3), stringified by the offline model.
+    // Structured content is what the model sees, stringified by the offline model.
     expect(turn.text).toBe('add returned: {"sum":5}');
     expect(turn.status).toBe("complete");
   });

@@ -21,11 +21,11 @@ export interface OfflineTool {
   required: string[];
 }
 
-/** The start of the app-context message (the context relay's header, seed 1.5). */
-export const APP_CONTEXT_HEADER_START = "The person has these apps open in the conversation.";
+/** The start of the app-context message (the context relay's header). */
+const APP_CONTEXT_HEADER_START = "The person has these apps open in the conversation.";
 
 /** The most characters of a tool result the offline model repeats. */
-export const OFFLINE_RESULT_LIMIT = 500;
+const OFFLINE_RESULT_LIMIT = 500;
 
 /**
  * Reads the tools of a model call into the offline model's terms. A title comes from the tool's

@@ -7,7 +7,7 @@ import type { ModelMessage, SystemModelMessage } from "ai";
 import type { SharedV3ProviderOptions } from "@ai-sdk/provider";
 
 /** The provider options of one `cache_control: { type: "ephemeral" }` breakpoint. */
-export const CACHE_BREAKPOINT: SharedV3ProviderOptions = {
+const CACHE_BREAKPOINT: SharedV3ProviderOptions = {
   anthropic: { cacheControl: { type: "ephemeral" } },
 };
 

@@ -178,7 +178,7 @@ const DETAIL_LIMIT = 200;
  *
  * @returns the text, or undefined for anything that is not a useful sentence (empty, JSON).
  */
-export function safeDetail(text: unknown): string | undefined {
+function safeDetail(text: unknown): string | undefined {
   if (typeof text !== "string") return undefined;
   let detail = text.replace(/\s+/g, " ").trim();
   // A message that is (or turns into) JSON is a dump, not a sentence.

@@ -1,11 +1,11 @@
 // What the runner keeps of the SDK's stream parts: the text and tool calls of each step (for a
 // step cut short, see step-record.ts) and the events the browser is sent as they arrive.
+import { errorMessage } from "@mcp-chat-host/protocol";
 import type { TextStreamPart, ToolSet } from "ai";
 import type { StepRecord } from "./step-record";
 import { modelOutputFor } from "./tool-outcome";
 import type { ModelToolOutcome } from "./tool-outcome";
 import type { TurnState } from "./turn-state";
-import { errorText } from "./turn-tools";
 
 /**
  * Records one stream part in the current step (its text, tool calls and their results) and sends
@@ -50,7 +50,7 @@ export function recordPart(
   } else if (part.type === "tool-result" && part.preliminary !== true) {
     step.outputs.set(part.toolCallId, modelOutputFor(part.output as ModelToolOutcome));
   } else if (part.type === "tool-error") {
-    step.outputs.set(part.toolCallId, { type: "error-text", value: errorText(part.error) });
+    step.outputs.set(part.toolCallId, { type: "error-text", value: errorMessage(part.error) });
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { modelOutputFor, refusalOutcome, toolOutcomeFromResult } from "./tool-outcome";
 
-describe("toolOutcomeFromResult (seed 1.3)", () => {
+describe("toolOutcomeFromResult", () => {
   test("an error gives its text blocks joined with a newline", () => {
     const raw = {
       content: [

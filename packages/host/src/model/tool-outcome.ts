@@ -17,10 +17,10 @@ export interface ModelToolOutcome {
 }
 
 /** The prefix of every refusal the model sees, before the refusal's reason. */
-export const TOOL_REJECTED_PREFIX = "Tool call rejected.";
+const TOOL_REJECTED_PREFIX = "Tool call rejected.";
 
 /**
- * Turns an MCP tool result into what the model sees, by the default rule of seed 1.3 (see
+ * Turns an MCP tool result into what the model sees, by the default rule (see
  * `modelValue`): an error gives its text, or "The tool failed."; otherwise the structured content,
  * or the text when the structured content is empty or just `{ value: scalar }`.
  *

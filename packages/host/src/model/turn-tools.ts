@@ -4,6 +4,7 @@ import type { JSONSchema7, SharedV3ProviderOptions } from "@ai-sdk/provider";
 import { jsonSchema, tool } from "ai";
 import type { ToolSet } from "ai";
 import type { ToolPermissions } from "@mcp-chat-host/connection";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import type { HostTool, ToolProgress } from "./host-tool";
 import { withBreakpoint } from "./prompt-caching";
 import { checkToolRequest, ToolCallBudget } from "./tool-checks";
@@ -13,7 +14,7 @@ import type { ModelToolOutcome } from "./tool-outcome";
 import type { TurnState } from "./turn-state";
 
 /** The text of a tool call's result when its arguments are not a JSON object. */
-export const ARGUMENTS_NOT_OBJECT_REASON = "The arguments must be a JSON object.";
+const ARGUMENTS_NOT_OBJECT_REASON = "The arguments must be a JSON object.";
 
 /** What the tools of a turn need from the turn's options. */
 export interface TurnToolOptions {
@@ -48,7 +49,7 @@ export function buildToolSet(
       description: hostTool.description,
       ...(hostTool.title === undefined ? {} : { title: hostTool.title }),
       ...(providerOptions === undefined ? {} : { providerOptions }),
-      // No validation: arguments reach the server as the model sent them (seed 1.3).
+      // No validation: arguments reach the server as the model sent them.
       inputSchema: jsonSchema<unknown>(hostTool.inputSchema as JSONSchema7),
       execute: (input, { toolCallId, abortSignal }) =>
         runToolCall({
@@ -127,7 +128,7 @@ async function runToolCall(call: {
   } catch (error) {
     // A stopped turn discards the call's result; let the stream see the abort.
     if (signal.aborted) throw error;
-    outcome = { value: `The tool call failed: ${errorText(error)}`, isError: true };
+    outcome = { value: `The tool call failed: ${errorMessage(error)}`, isError: true };
   }
   turn.running.delete(toolCallId);
   const { value, isError, raw } = outcome;
@@ -142,22 +143,13 @@ async function runToolCall(call: {
   return outcome;
 }
 
-/** Seed 1.3: arguments go through as sent, but omitted or null ones are dropped. */
+/** Arguments go through as the model sent them, but omitted or null ones are dropped. */
 function argumentsFromInput(input: unknown): Record<string, unknown> | undefined {
   if (input === undefined || input === null) return {};
   if (typeof input !== "object" || Array.isArray(input)) return undefined;
   return Object.fromEntries(
     Object.entries(input).filter(([, value]) => value !== null && value !== undefined),
   );
-}
-
-/**
- * The message of an error, or its text.
- *
- * @returns a string.
- */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Drops the optional fields that are present but undefined (exactOptionalPropertyTypes). */

@@ -75,7 +75,7 @@ export type AuthResult =
   | { ok: false; failure: "unauthenticated" | "unbound" | "failed" };
 
 /** The user of the token mode when none is configured. */
-export const DEFAULT_OPERATOR: HostUser = { id: "operator", name: "Operator" };
+const DEFAULT_OPERATOR: HostUser = { id: "operator", name: "Operator" };
 
 const USER_TEXT = /^[^\p{Cc}]{1,200}$/u;
 

@@ -53,7 +53,7 @@ export function sendNoticePage(
 export const signInAdvice = {
   token: [
     "You are not signed in to this mcp-chat-host server.",
-    "Open the sign-in URL the server printed in its terminal when it started (it contains ?token=). Each URL works once; restarting the server prints a new one, and the operator can mint one with signInUrl().",
+    "Open the sign-in URL the server printed in its terminal when it started (it contains ?token=). Each URL works once; for a new one, run `npx mcp-chat-host sign-in --data <data folder>` (or `npm run sign-in` in the repository) next to the running server, and open the URL it prints.",
   ],
   "trusted-header": [
     "You are not signed in to this mcp-chat-host server.",
@@ -87,7 +87,7 @@ const SIGN_IN_SCRIPT = `(function () {
 const SIGN_IN_SCRIPT_HASH = createHash("sha256").update(SIGN_IN_SCRIPT, "utf8").digest("base64");
 
 /** The sign-in page's policy: no sources at all but its one script, allowed by its hash. */
-export const SIGN_IN_PAGE_CSP = `default-src 'none'; script-src 'sha256-${SIGN_IN_SCRIPT_HASH}'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+const SIGN_IN_PAGE_CSP = `default-src 'none'; script-src 'sha256-${SIGN_IN_SCRIPT_HASH}'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 /**
  * Sends the page that ends a token sign-in: it hands the session binding to the host page's own

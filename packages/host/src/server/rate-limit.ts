@@ -1,9 +1,3 @@
-import { type WireError, wireError } from "@mcp-chat-host/protocol";
-
-/** What a page reads when its card's resource requests were slowed down. */
-export const PAGE_RESOURCES_RATE_MESSAGE =
-  "This app is reading its resources too often; it was slowed down. Try again in a moment.";
-
 /**
  * The limiter key of a card's resource requests (`resources/read`, `resources/list`,
  * `resources/templates/list`): a budget beside its tool calls', so a page that lists its
@@ -23,14 +17,12 @@ export interface RateLimiterOptions {
   burst?: number | undefined;
   /** Clock in ms (tests inject one). Default `performance.now`. */
   now?: (() => number) | undefined;
-  /** What the refusal says (the person reads it). */
-  message?: string | undefined;
   /** Keys kept before idle full buckets are dropped. Default 10,000. */
   maxKeys?: number | undefined;
 }
 
 /** The answer of {@link RateLimiter.take}. */
-export type RateDecision = { ok: true } | { ok: false; error: WireError; retryAfterMs: number };
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
 interface Bucket {
   tokens: number;
@@ -39,18 +31,17 @@ interface Bucket {
 
 /**
  * A token bucket per key (per card for page tool calls): each key may spend `burst` at once and
- * `ratePerSecond` after that. Refusals are `rate_limited` {@link WireError}s marked retryable.
+ * `ratePerSecond` after that. It only decides: the caller words the refusal for whoever reads it.
  */
 export class RateLimiter {
   private readonly rate: number;
   private readonly burst: number;
   private readonly now: () => number;
-  private readonly message: string;
   private readonly maxKeys: number;
   private readonly buckets = new Map<string, Bucket>();
 
   /**
-   * @param options - rate, burst, clock and message.
+   * @param options - rate, burst and clock.
    * @throws {RangeError} when the rate or burst is not a positive number.
    */
   constructor(options: RateLimiterOptions = {}) {
@@ -60,8 +51,6 @@ export class RateLimiter {
       throw new RangeError("RateLimiter needs ratePerSecond > 0 and burst >= 1.");
     }
     this.now = options.now ?? (() => performance.now());
-    this.message =
-      options.message ?? "Too many calls in a short time; wait a moment and try again.";
     this.maxKeys = options.maxKeys ?? 10_000;
   }
 
@@ -70,7 +59,7 @@ export class RateLimiter {
    *
    * @param key - what is limited (a card's instance id).
    * @param cost - tokens to spend (default 1).
-   * @returns ok, or a `rate_limited` error with how long until it would pass.
+   * @returns ok, or how long until it would pass.
    */
   take(key: string, cost = 1): RateDecision {
     const now = this.now();
@@ -80,11 +69,7 @@ export class RateLimiter {
       return { ok: true };
     }
     const retryAfterMs = Math.ceil(((cost - bucket.tokens) / this.rate) * 1000);
-    return {
-      ok: false,
-      error: wireError("rate_limited", this.message, { retryable: true }),
-      retryAfterMs,
-    };
+    return { ok: false, retryAfterMs };
   }
 
   /** Forgets a key (a card closed). */

@@ -7,7 +7,7 @@ const SESSION_KEY = "mcpChatHostSession";
 const BOUND_KEY = "mcpChatHostSessionBound";
 
 /** Whether a request is a browser loading a page (it gets an HTML answer, not JSON). */
-export function wantsPage(request: Request): boolean {
+function wantsPage(request: Request): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   const destination = request.get("sec-fetch-dest");
   if (destination !== undefined) return destination === "document";

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@mcp-chat-host/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { sourceLabel } from "./sandbox-listeners";
+import { sourceLabel } from "./sandbox-placement";
 import { memoryLogger, rawRequest, runCleanups, signIn, startLayer } from "./test-support";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -205,6 +206,41 @@ describe("sandbox origin template", () => {
     expect(String(page.headers["content-security-policy"])).toContain(
       "frame-src https://proxy.sandbox.example.com;",
     );
+  });
+
+  it("serves the template's names itself on its own port, with a key every node shares", async () => {
+    const sandboxPort = await freePort();
+    const template = "https://{source}.sandbox.example.com";
+    const secret = "a shared secret of the cluster, 32 characters or more";
+    const nodeA = await startLayer(cleanups, {
+      sandboxOriginTemplate: template,
+      sandboxListenerPort: sandboxPort,
+      sessionSecret: secret,
+      publicOrigin: "https://chat.example.com",
+    });
+    const placement = await nodeA.layer.urls.sandboxPlacement("basic", undefined, {});
+    const proxyUrl = new URL(placement.proxyUrl);
+    const get = (url: URL, port: number) =>
+      rawRequest(port, `${url.pathname}${url.search}`, { headers: { host: url.host } });
+    const proxy = await get(proxyUrl, sandboxPort);
+    expect(proxy.status).toBe(200);
+    expect(String(proxy.headers["content-security-policy"])).toContain(
+      "frame-src https://basic.sandbox.example.com/view;",
+    );
+    // The view URL one node signed opens on another node with the same secret.
+    const viewUrl = viewUrlOf(proxy.body);
+    expect(viewUrl.origin).toBe("https://basic.sandbox.example.com");
+    const otherPort = await freePort();
+    await startLayer(cleanups, {
+      sandboxOriginTemplate: template,
+      sandboxListenerPort: otherPort,
+      sessionSecret: secret,
+      publicOrigin: "https://chat.example.com",
+    });
+    expect((await get(viewUrl, otherPort)).status).toBe(200);
+    // Only the template's names: the host's own name gets nothing there.
+    const wrongHost = await rawRequest(sandboxPort, "/", { headers: { host: "chat.example.com" } });
+    expect(wrongHost.status).toBe(421);
   });
 
   it("refuses a template whose first label is not {source}", async () => {

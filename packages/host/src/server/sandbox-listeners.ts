@@ -1,86 +1,23 @@
-import { createHash, randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import {
   buildProxyUrl,
-  isViewLabel,
   sandboxOrigins,
   type McpUiResourceCsp,
   type McpUiResourcePermissions,
   type SandboxOrigins,
-  type SandboxRequestOptions,
-  type SandboxResponse,
   type SigningKey,
 } from "@mcp-chat-host/sandbox";
-import type { Logger } from "pino";
+import { isLoopbackAddress } from "./bind-policy";
 import { HttpLayerError } from "./http-layer-error";
 import type { OriginPolicy } from "./origin-check";
+import { answerSandboxRequest } from "./sandbox-answer";
+import type { SandboxListenersOptions } from "./sandbox-listener-options";
+import { pageOrigin, sourceLabel, type SandboxPlacement } from "./sandbox-placement";
 
-/** The sandbox package's request handler (`handleSandboxRequest` of `@mcp-chat-host/sandbox`). */
-export type SandboxRequestHandler = (
-  url: URL,
-  options: SandboxRequestOptions,
-) => SandboxResponse | Promise<SandboxResponse>;
-
-/** Options of {@link SandboxListeners}. */
-export interface SandboxListenersOptions {
-  /** The address the host is bound to; the listener binds it too when it is loopback. */
-  bindAddress: () => string;
-  /**
-   * Deployment: an origin template whose first label is `{source}`
-   * (`https://{source}.sandbox.example.com`); no listener is opened and something else serves
-   * the sandbox there (with its own signing key).
-   */
-  template?: string | undefined;
-  /** The host's allow-lists (available once the host listens). */
-  policy: () => OriginPolicy | undefined;
-  /** Answers every request on the sandbox listener. */
-  handleRequest: SandboxRequestHandler;
-  logger: Logger;
-  /**
-   * Remembers the sandbox port across restarts: a view's storage belongs to its origin, and the
-   * port is part of it, so views keep what they saved when the port comes back.
-   */
-  ports?: SandboxPortMemory | undefined;
-  /** The key view URLs are signed with; default 32 random bytes per process. */
-  signingKey?: SigningKey | undefined;
-}
-
-/** Where the sandbox port is remembered (the CLI keeps it in the data folder). */
-export interface SandboxPortMemory {
-  /** The port the sandbox had before, if any. */
-  preferred(): number | undefined;
-  /** Records the port the sandbox got. */
-  remember(port: number): void;
-}
-
-/** Where a card's view is shown: the sandbox proxy's origin and the card's proxy page URL. */
-export interface SandboxPlacement {
-  origin: string;
-  proxyUrl: string;
-}
-
-const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/**
- * A source key as one DNS label, never the proxy's. Keys that already are a view label are kept;
- * others are reduced to letters, digits and dashes plus a short hash, so two keys never share an
- * origin.
- *
- * @param sourceKey - the source's unique name.
- * @returns a DNS label (at most 63 characters).
- */
-export function sourceLabel(sourceKey: string): string {
-  if (DNS_LABEL.test(sourceKey) && isViewLabel(sourceKey)) return sourceKey;
-  const hash = createHash("sha256").update(sourceKey, "utf8").digest("hex").slice(0, 8);
-  const slug = sourceKey
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50);
-  return slug.length > 0 ? `${slug}-${hash}` : `source-${hash}`;
-}
+export type { SandboxPortMemory } from "./sandbox-listener-options";
 
 /**
  * Reads a deployment template.
@@ -156,7 +93,15 @@ export class SandboxListeners {
         new HttpLayerError("not_listening", "The sandbox was closed; create a new host layer."),
       );
     }
-    if (this.deployed !== undefined) return Promise.resolve();
+    const deployed = this.deployed;
+    if (deployed !== undefined) {
+      const port = this.options.deployedPort;
+      if (port === undefined) return Promise.resolve();
+      this.opening ??= this.listenOn(port, deployed).then((listener) => {
+        this.listener = listener;
+      });
+      return this.opening;
+    }
     this.opening ??= this.listen().then((listener) => {
       this.listener = listener;
     });
@@ -252,8 +197,7 @@ export class SandboxListeners {
   /** The address to bind: the host's own when it is loopback, else 127.0.0.1 (views are local). */
   private listenAddress(): string {
     const address = this.options.bindAddress();
-    const bare = address.replace(/^\[|\]$/g, "");
-    return isLoopbackHost(bare) && bare !== "0.0.0.0" && bare !== "::" ? bare : "127.0.0.1";
+    return isLoopbackAddress(address) ? address.replace(/^\[|\]$/g, "") : "127.0.0.1";
   }
 
   private async listen(): Promise<Listener> {
@@ -273,16 +217,28 @@ export class SandboxListeners {
     return listener;
   }
 
-  private listenOn(requestedPort: number): Promise<Listener> {
+  /**
+   * Opens a listener: locally for `*.localhost` names on a loopback address; with `deployed`, for
+   * the template's names on the host's own bind address (behind the balancer).
+   */
+  private listenOn(requestedPort: number, deployed?: SandboxOrigins): Promise<Listener> {
     return new Promise<Listener>((resolve, reject) => {
       let origins: SandboxOrigins | undefined;
       const server = createServer((request, response) => {
-        if (origins !== undefined) void this.answer(request, response, origins);
+        if (origins !== undefined) {
+          void answerSandboxRequest(request, response, origins, {
+            policy: () => this.options.policy(),
+            handleRequest: (url, options) => this.options.handleRequest(url, options),
+            signingKey: this.signingKey,
+            logger: this.options.logger,
+          });
+        }
       });
       server.once("error", reject);
-      server.listen(requestedPort, this.listenAddress(), () => {
+      const address = deployed === undefined ? this.listenAddress() : this.options.bindAddress();
+      server.listen(requestedPort, address, () => {
         const port = (server.address() as AddressInfo).port;
-        origins = sandboxOrigins(`http://{source}.localhost:${port}`);
+        origins = deployed ?? sandboxOrigins(`http://{source}.localhost:${port}`);
         server.off("error", reject);
         server.on("error", (error) =>
           this.options.logger.error({ err: error }, "Sandbox listener error."),
@@ -295,75 +251,4 @@ export class SandboxListeners {
       });
     });
   }
-
-  private async answer(
-    request: IncomingMessage,
-    response: ServerResponse,
-    origins: SandboxOrigins,
-  ): Promise<void> {
-    const policy = this.options.policy();
-    const host = request.headers.host?.toLowerCase();
-    // Only the sandbox's own names on this port: never the host's names, never a rebound name.
-    if (
-      policy === undefined ||
-      host === undefined ||
-      origins.classify(`http://${host}`) === undefined
-    ) {
-      plain(response, 421, "This sandbox listener does not answer to that host name.");
-      return;
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      response.setHeader("Allow", "GET, HEAD");
-      plain(response, 405, "The sandbox only answers GET.");
-      return;
-    }
-    try {
-      const url = new URL(request.url ?? "/", `http://${host}`);
-      const answer = await this.options.handleRequest(url, {
-        hostOrigins: [...policy.origins],
-        originTemplate: origins.template,
-        signingKey: this.signingKey,
-        method: request.method,
-      });
-      if (answer.rejected.length > 0) {
-        this.options.logger.warn(
-          { rejected: answer.rejected, path: url.pathname },
-          "The sandbox dropped CSP or permission values of a card.",
-        );
-      }
-      response.statusCode = answer.status;
-      for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
-      if (!response.hasHeader("X-Content-Type-Options"))
-        response.setHeader("X-Content-Type-Options", "nosniff");
-      response.end(request.method === "HEAD" ? undefined : answer.body);
-    } catch (error) {
-      this.options.logger.error({ err: error }, "The sandbox request handler failed.");
-      if (!response.headersSent)
-        plain(response, 500, "The sandbox page could not be produced; see the server log.");
-      else response.destroy();
-    }
-  }
-}
-
-/**
- * The origin of the page a card is shown in: the allowed origin for the page's `Host` (http
- * first, as the host serves it; https behind a proxy), else the host's canonical origin.
- */
-function pageOrigin(policy: OriginPolicy, pageHost: string | undefined): string {
-  if (pageHost !== undefined && policy.hostAllowed(pageHost)) {
-    const host = pageHost.toLowerCase();
-    for (const candidate of [`http://${host}`, `https://${host}`]) {
-      if (policy.origins.has(candidate)) return candidate;
-    }
-  }
-  return policy.canonicalOrigin;
-}
-
-/** A short plain-text answer. */
-function plain(response: ServerResponse, status: number, text: string): void {
-  response.statusCode = status;
-  response.setHeader("Content-Type", "text/plain; charset=utf-8");
-  response.setHeader("X-Content-Type-Options", "nosniff");
-  response.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
-  response.end(text);
 }

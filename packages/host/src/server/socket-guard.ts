@@ -32,7 +32,7 @@ function handshakeBinding(socket: HandshakingSocket): unknown {
 
 /** What the person reads when a valid cookie came without the page's binding. */
 const UNBOUND_ADVICE =
-  "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Open a new sign-in URL: restart the server to print one, or ask the operator to mint one with signInUrl().";
+  "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Open a new sign-in URL: run `npx mcp-chat-host sign-in --data <data folder>` (or `npm run sign-in` in the repository) next to the running server, and open the URL it prints.";
 
 /**
  * engine.io's `allowRequest`: refuses every handshake whose `Host` or `Origin` is not allowed,

@@ -12,7 +12,7 @@ export interface TokenExchangeOptions {
 }
 
 const NEW_URL_ADVICE =
-  "Each sign-in URL works once. Restart the server to print a new one, or ask the operator to mint one with signInUrl().";
+  "Each sign-in URL works once. To get a new one, run `npx mcp-chat-host sign-in --data <data folder>` (or `npm run sign-in` in the repository) next to the running server, and open the URL it prints.";
 
 /**
  * Express handler of `GET /?token=…` and `GET /auth?token=…`: spends the one-time token, sets the
@@ -48,7 +48,17 @@ export function tokenExchange(options: TokenExchangeOptions): RequestHandler {
     // The token must not travel onward, whatever happens next.
     response.setHeader("Referrer-Policy", "no-referrer");
     response.setHeader("Cache-Control", "no-store");
-    const check = tokens.consume(token);
+    let check;
+    try {
+      check = await tokens.consume(token);
+    } catch (error) {
+      logger.error({ err: error }, "Could not check a sign-in token.");
+      sendNoticePage(response, 503, "Sign-in is not available right now", [
+        "The server could not reach its database to check this link; the link was not used.",
+        "Try the same link again in a moment.",
+      ]);
+      return;
+    }
     if (check === "accepted") {
       const { sessionId, setCookie, binding } = authenticator.issueOperatorSession();
       logger.info({ sessionId }, "Signed in with a one-time token.");

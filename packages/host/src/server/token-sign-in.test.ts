@@ -58,8 +58,8 @@ describe("token sign-in", () => {
     expect(again.headers.get("set-cookie")).toBeNull();
     const text = await again.text();
     expect(text).toContain("already used");
-    expect(text).toContain("Restart the server");
-    expect(text).toContain("signInUrl()");
+    expect(text).toContain("npx mcp-chat-host sign-in --data");
+    expect(text).toContain("npm run sign-in");
     expect(again.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 

@@ -42,14 +42,19 @@ function describeIssues(error: z.ZodError): string {
   return `The request is not valid: ${parts.join("; ")}${more}.`;
 }
 
-/** Bytes of a payload's JSON form, or Infinity when it has none (it cannot be valid then). */
-function jsonBytes(payload: unknown): number {
+/**
+ * Whether a payload's JSON form is over `maxBytes` of UTF-8, or has none (it cannot be valid
+ * then). A UTF-16 unit takes at most 3 bytes of UTF-8, so a short JSON needs no byte count.
+ */
+function overBytes(payload: unknown, maxBytes: number): boolean {
+  let text: string | undefined;
   try {
-    const text = JSON.stringify(payload);
-    return text === undefined ? 0 : Buffer.byteLength(text, "utf8");
+    text = JSON.stringify(payload);
   } catch {
-    return Number.POSITIVE_INFINITY;
+    return true;
   }
+  if (text === undefined || text.length * 3 <= maxBytes) return false;
+  return Buffer.byteLength(text, "utf8") > maxBytes;
 }
 
 /**
@@ -95,7 +100,7 @@ export function validatedHandler<Schema extends z.ZodType, Value>(
       return;
     }
     const payload = payloads[0];
-    if (jsonBytes(payload) > maxBytes) {
+    if (overBytes(payload, maxBytes)) {
       options.logger?.warn({ event: options.event, maxBytes }, "Refused an oversized payload.");
       answer({
         ok: false,

@@ -1,9 +1,11 @@
 import type { Logger } from "pino";
-import { HostSession, type SessionUser } from "./host-session";
+import { HostSession } from "./host-session";
+import type { Session } from "./session";
+import type { SessionUser } from "./session-context";
 import type { SessionServices } from "./session-services";
 
 /** The function run once per session to set up its chats and panes (DESIGN section 4). */
-export type SessionFunction = (session: HostSession) => void | Promise<void>;
+export type SessionFunction = (session: Session) => void | Promise<void>;
 
 /**
  * The live sessions of the server, one per signed-in browser tab. A tab that reconnects within

@@ -20,6 +20,8 @@ export interface SessionServices {
   model: Exclude<LanguageModel, string>;
   /** The model's name, for the browser (never a key). */
   modelName: string;
+  /** Most card views a tab keeps live at once (`host.liveViews`); absent: the page's default. */
+  liveViews?: number;
   logger: Logger;
   configured: ConfiguredSources;
   processSources: ProcessSources;
@@ -32,11 +34,12 @@ export interface SessionServices {
    */
   sandboxFor(source: string, meta: ViewResourceMeta, pageHost?: string): Promise<SandboxPlacement>;
   /**
-   * Takes one page call of a card from its rate budget.
+   * Takes one page request of a card from its rate budget.
    *
-   * @returns null when it may go on, else a sentence for the page.
+   * @param key - the budget's key (a card's tool calls, or its resource requests).
+   * @returns true when the request may go on; false when the card is over its rate.
    */
-  takePageCall(instanceId: string): string | null;
+  takePageCall(key: string): boolean;
   /** The clock (ms since the epoch); injectable for tests. */
   now(): number;
   /** How long a turn's tool call may run before it is cancelled, in seconds. */

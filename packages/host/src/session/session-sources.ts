@@ -69,8 +69,8 @@ interface Registered {
 }
 
 /**
- * The sources of one session, by key (seed-behaviours 1.2: every source is registered in a
- * per-session registry, so restored cards can find it again). Each is opened once, on first use.
+ * The sources of one session, by key: every source is registered in the session, so a restored
+ * card finds its source again by key. Each is opened once, on first use.
  */
 export class SessionSources {
   readonly #byKey = new Map<string, Registered>();

@@ -5,6 +5,7 @@ import { toWireError } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
 import { handleClientEvent } from "../server/validated-handler";
 import type { HostSession } from "../session/host-session";
+import { chatAppContext } from "../chat/chat-app-context";
 
 interface ListeningSocket {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -36,36 +37,37 @@ export function bindSessionEvents(
       toWireError,
     });
   on("session:hello", async (payload, session) => {
-    const snapshot = await session.hello(payload.conversationId);
+    const snapshot = await session.conversations.hello(payload.conversationId);
     // A tab that was away when an app asked the person gets the pending questions again, after
     // the snapshot (socket.io keeps order; the browser ignores ones it already shows).
     // Likewise each reply being written, as it stands then: deltas sent between building the
     // snapshot and its acknowledgement are in it, and later deltas follow it.
     setImmediate(() => {
+      const { context } = session;
       for (const message of session.turnService.liveReplies()) {
-        if (message.conversationId === session.conversation?.id) {
-          session.emit("message:updated", { message });
+        if (message.conversationId === session.conversations.shown()?.id) {
+          context.emit("message:updated", { message });
         }
       }
-      for (const request of session.broker.pending()) session.emit("approval:request", request);
-      for (const tools of session.turnService.chatTools()) session.emit("chat:tools", tools);
+      for (const request of context.broker.pending()) context.emit("approval:request", request);
+      for (const tools of session.tools.events()) context.emit("chat:tools", tools);
     });
     return snapshot;
   });
-  on("conversation:list", (_payload, session) => session.listConversations());
-  on("conversation:create", (payload, session) => session.createConversation(payload.title));
-  on("conversation:open", (payload, session) => session.openConversation(payload.conversationId));
+  on("conversation:list", (_payload, session) => session.conversations.list());
+  on("conversation:create", (payload, session) => session.conversations.create(payload.title));
+  on("conversation:open", (payload, session) => session.conversations.open(payload.conversationId));
   on("conversation:rename", (payload, session) =>
-    session.renameConversation(payload.conversationId, payload.title),
+    session.conversations.rename(payload.conversationId, payload.title),
   );
   on("conversation:delete", async (payload, session) => {
-    await session.deleteConversation(payload.conversationId);
+    await session.conversations.delete(payload.conversationId);
     return { deleted: true as const };
   });
   on("conversation:export", (payload, session) =>
-    session.exportConversation(payload.conversationId),
+    session.conversations.export(payload.conversationId),
   );
-  on("conversation:import", (payload, session) => session.importConversation(payload.document));
+  on("conversation:import", (payload, session) => session.conversations.import(payload.document));
   on("message:send", (payload, session) =>
     session.turnService.send(payload.chatId, payload.text, { clientId: payload.clientId }),
   );
@@ -74,22 +76,22 @@ export function bindSessionEvents(
     session.turnService.retry(payload.chatId, payload.messageId),
   );
   on("card:attach", (payload, session) =>
-    session.cardService.attach(payload.instanceId, payload.permissions),
+    session.attach.attach(payload.instanceId, payload.permissions, payload.views),
   );
   on("card:call-tool", (payload, session) =>
-    session.cardService.callTool(payload.instanceId, payload.name, payload.arguments ?? {}),
+    session.pageCalls.callTool(payload.instanceId, payload.name, payload.arguments ?? {}),
   );
   on("card:read-resource", (payload, session) =>
-    session.cardService.resourceRequest(payload.instanceId, { kind: "read", uri: payload.uri }),
+    session.pageCalls.resourceRequest(payload.instanceId, { kind: "read", uri: payload.uri }),
   );
   on("card:list-resources", (payload, session) =>
-    session.cardService.resourceRequest(payload.instanceId, {
+    session.pageCalls.resourceRequest(payload.instanceId, {
       kind: "list",
       ...(payload.cursor === undefined ? {} : { cursor: payload.cursor }),
     }),
   );
   on("card:list-resource-templates", (payload, session) =>
-    session.cardService.resourceRequest(payload.instanceId, {
+    session.pageCalls.resourceRequest(payload.instanceId, {
       kind: "templates",
       ...(payload.cursor === undefined ? {} : { cursor: payload.cursor }),
     }),
@@ -107,14 +109,14 @@ export function bindSessionEvents(
     ),
   );
   on("card:post-message", (payload, session) =>
-    session.cardService.postMessage(
+    session.appMessages.postMessage(
       payload.instanceId,
       { content: payload.content } as never,
       payload.generation,
     ),
   );
   on("card:log", (payload, session) => {
-    session.logger.debug(
+    session.context.logger.debug(
       {
         card: payload.instanceId,
         level: payload.level,
@@ -130,7 +132,7 @@ export function bindSessionEvents(
     return {};
   });
   on("approval:answer", async (payload, session) => {
-    await session.broker.answer(payload.approvalId, {
+    await session.context.broker.answer(payload.approvalId, {
       decision: payload.decision,
       ...(payload.reason === undefined ? {} : { reason: payload.reason }),
     });
@@ -139,23 +141,24 @@ export function bindSessionEvents(
   // The audit of one of the person's conversations (issue 9, item 16).
   on("audit:list", (payload, session) =>
     conversationAudit(
-      session.services.store,
+      session.context.services.store,
       session.user.id,
       payload.conversationId,
       payload.limit,
     ),
   );
   on("context:inspect", (payload, session) => {
-    if (!session.chats.has(payload.chatId)) {
+    const { chats, lastContext, cards } = session.context;
+    const chat = chats.get(payload.chatId);
+    if (!chat) {
       throw new HostError("not_found", `This session has no chat "${payload.chatId}".`);
     }
-    const last = session.lastContext.get(payload.chatId);
-    const chat = session.chats.get(payload.chatId);
+    const last = lastContext.get(payload.chatId);
     return {
       chatId: payload.chatId,
-      text: last ? last.text : session.contextFor(payload.chatId),
+      text: last ? last.text : chatAppContext(cards, [...chats.keys()], payload.chatId),
       builtAt: last?.builtAt ?? null,
-      injected: last?.injected ?? chat?.host?.context ?? true,
+      injected: last?.injected ?? chat.host?.context ?? true,
     };
   });
 }

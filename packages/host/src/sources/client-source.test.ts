@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ClientSource } from "./client-source";
-import type { ClientSourceOptions } from "./client-source";
+import type { ClientSourceOptions } from "./client-source-options";
 import { SourceError } from "./source-error";
 
 interface Fixture {
@@ -142,7 +142,7 @@ describe("ClientSource", () => {
     now += 2;
     await source.tools();
     expect(listings()).toBe(2);
-    // The stale list stays readable without asking the server (seed: tools(wait = FALSE)).
+    // The stale list stays readable without asking the server.
     now += 60_001;
     expect(source.cachedTools()?.map((tool) => tool.name)).toEqual([
       "echo",

@@ -1,67 +1,40 @@
 import { Client } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
-  ClientOptions,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
   ReadResourceResult,
-  Transport,
 } from "@modelcontextprotocol/client";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { requestErrorToSourceError } from "./request-error";
+import type { ClientSourceOptions, OpenedTransport } from "./client-source-options";
+import {
+  cancelledSourceError,
+  closedSourceError,
+  requestErrorToSourceError,
+} from "./request-error";
 import { SourceError } from "./source-error";
+import { SourceListeners } from "./source-listeners";
+import { toSourceProgress } from "./source-progress";
 import type {
   Source,
   SourceCallOptions,
   SourceKind,
-  SourceProgress,
   SourceRequestOptions,
   SourceTool,
 } from "./source";
 import { toSourceTool } from "./tool-metadata";
 
 /** How this host introduces itself to MCP servers. */
-export const HOST_CLIENT_INFO = { name: "mcp-chat-host", version: "0.1.0" } as const;
+const HOST_CLIENT_INFO = { name: "mcp-chat-host", version: "0.1.0" } as const;
 
 /**
  * The client capabilities every source declares: it shows MCP Apps (MCP Apps spec,
  * "Client (Host) Capabilities"), so servers that check may offer their views.
  */
-export const HOST_CLIENT_CAPABILITIES = {
+const HOST_CLIENT_CAPABILITIES = {
   extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } },
 };
-
-/** A transport ready for a client, and what to do when the client is done with it. */
-export interface OpenedTransport {
-  /** The client's end of the connection. */
-  transport: Transport;
-  /** Runs before the client closes (ends an HTTP session, closes an in-process server). */
-  shutdown?: () => Promise<void>;
-}
-
-/** Options of {@link ClientSource}. */
-export interface ClientSourceOptions {
-  /** The source's key. */
-  key: string;
-  /** The source's kind. */
-  kind: SourceKind;
-  /** Opens the transport. Called on first use, and again after a failed connection attempt. */
-  openTransport: () => Promise<OpenedTransport>;
-  /** Seconds to wait for each answer (and for the handshake) unless a request says otherwise. Default 60. */
-  timeout?: number;
-  /**
-   * How long a tool list stays fresh, in ms, when the server gives no `ttlMs`.
-   * Default: until the server says the list changed.
-   */
-  toolsTtlMs?: number;
-  /** The clock used for the tool list's freshness (tests inject one). */
-  now?: () => number;
-  /** Protocol version negotiation; `auto` tries `server/discover` before `initialize`. Default: the SDK's (legacy). */
-  versionNegotiation?: ClientOptions["versionNegotiation"];
-  /** Called with errors the connection reports outside any request (malformed messages, dropped notifications). */
-  onError?: (error: Error) => void;
-}
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
 
@@ -85,8 +58,7 @@ export class ClientSource implements Source {
   /** Bumped when the list changes, so a listing that started earlier does not refill the cache. */
   #toolsGeneration = 0;
   #closed = false;
-  readonly #toolsListeners = new Set<() => void>();
-  readonly #closeListeners = new Set<() => void>();
+  readonly #listeners = new SourceListeners();
 
   /**
    * @param options - see {@link ClientSourceOptions}.
@@ -202,14 +174,12 @@ export class ClientSource implements Source {
 
   /** {@inheritDoc Source.onToolsChanged} */
   onToolsChanged(listener: () => void): () => void {
-    this.#toolsListeners.add(listener);
-    return () => this.#toolsListeners.delete(listener);
+    return this.#listeners.onToolsChanged(listener);
   }
 
   /** {@inheritDoc Source.onClose} */
   onClose(listener: () => void): () => void {
-    this.#closeListeners.add(listener);
-    return () => this.#closeListeners.delete(listener);
+    return this.#listeners.onClose(listener);
   }
 
   /** {@inheritDoc Source.close} */
@@ -290,9 +260,7 @@ export class ClientSource implements Source {
       return await send(client, requestOptions);
     } catch (error) {
       if (options.signal?.aborted === true) {
-        throw new SourceError("cancelled", `The request to ${this.key} was cancelled.`, {
-          cause: error,
-        });
+        throw cancelledSourceError(this.key, error);
       }
       if (this.#closed) throw this.#closedError(error);
       throw requestErrorToSourceError(error, this.key, "request");
@@ -302,7 +270,7 @@ export class ClientSource implements Source {
   #toolsChanged(): void {
     this.#toolsGeneration += 1;
     this.#tools = undefined;
-    for (const listener of [...this.#toolsListeners]) listener();
+    this.#listeners.toolsChanged();
   }
 
   #serverClosed(client: Client): void {
@@ -321,30 +289,10 @@ export class ClientSource implements Source {
 
   #notifyClosed(): void {
     this.#tools = undefined;
-    const listeners = [...this.#closeListeners];
-    this.#closeListeners.clear();
-    this.#toolsListeners.clear();
-    for (const listener of listeners) listener();
+    this.#listeners.closed();
   }
 
   #closedError(cause?: unknown): SourceError {
-    return new SourceError(
-      "closed",
-      `The connection to ${this.key} is closed; open the source again.`,
-      {
-        cause,
-      },
-    );
+    return closedSourceError(this.key, cause);
   }
-}
-
-function toSourceProgress(progress: {
-  progress: number;
-  total?: number | undefined;
-  message?: string | undefined;
-}): SourceProgress {
-  const result: SourceProgress = { progress: progress.progress };
-  if (progress.total !== undefined) result.total = progress.total;
-  if (progress.message !== undefined) result.message = progress.message;
-  return result;
 }

@@ -1,5 +1,6 @@
 import { McpClientSession } from "@mcp-chat-host/connection";
 import type { McpClientSessionOptions, McpServerConfig } from "@mcp-chat-host/connection";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { ConnectionSource } from "./connection-source";
 import { SourceError } from "./source-error";
 import type { Source, SourceFactory } from "./source";
@@ -25,7 +26,7 @@ export function configSourceFactory(
       try {
         session = await McpClientSession.open(entry, options);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         throw new SourceError("unavailable", message, { cause: error });
       }
       return new ConnectionSource(session);

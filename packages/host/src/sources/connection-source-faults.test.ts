@@ -1,7 +1,7 @@
 import type { ListToolsResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { ConnectionSource, MAX_LIST_PAGES } from "./connection-source";
-import type { ConnectionSession } from "./connection-source";
+import type { ConnectionSession } from "./connection-session";
 
 /**
  * A misbehaving session, for fault injection: pages of tools by cursor, scripted errors, and a

@@ -2,65 +2,16 @@ import type {
   CallToolResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
-  ListToolsResult,
   ReadResourceResult,
 } from "@modelcontextprotocol/client";
+import { connectionErrorToSourceError } from "./connection-error";
+import { requestOptions, type ConnectionSession } from "./connection-session";
+import { cancelledSourceError, closedSourceError } from "./request-error";
 import { SourceError } from "./source-error";
-import type {
-  Source,
-  SourceCallOptions,
-  SourceProgress,
-  SourceRequestOptions,
-  SourceTool,
-} from "./source";
+import { SourceListeners } from "./source-listeners";
+import { toSourceProgress } from "./source-progress";
+import type { Source, SourceCallOptions, SourceRequestOptions, SourceTool } from "./source";
 import { toSourceTool } from "./tool-metadata";
-
-/** Options of one request to a {@link ConnectionSession}; `timeout` in seconds. */
-export interface ConnectionRequestOptions {
-  signal?: AbortSignal;
-  timeout?: number;
-  onProgress?: (progress: {
-    progress: number;
-    total?: number | undefined;
-    message?: string | undefined;
-  }) => void;
-  resetTimeoutOnProgress?: boolean;
-}
-
-/**
- * What {@link ConnectionSource} needs of a live MCP session: the shape of `McpClientSession`
- * from `@mcp-chat-host/connection` (stdio or Streamable HTTP), described here so sources don't
- * depend on how that session is built.
- */
-export interface ConnectionSession {
-  /** The configured server name. */
-  readonly server: string;
-  /** `closed` once the session ended. */
-  readonly state: string;
-  /** One page of `tools/list`. */
-  listTools(cursor?: string, options?: ConnectionRequestOptions): Promise<ListToolsResult>;
-  /** Calls a tool. */
-  callTool(
-    name: string,
-    args?: Record<string, unknown>,
-    options?: ConnectionRequestOptions,
-  ): Promise<CallToolResult>;
-  /** Reads a resource. */
-  readResource(uri: string, options?: ConnectionRequestOptions): Promise<ReadResourceResult>;
-  /** One page of `resources/list`. */
-  listResources(cursor?: string, options?: ConnectionRequestOptions): Promise<ListResourcesResult>;
-  /** One page of `resources/templates/list`. */
-  listResourceTemplates(
-    cursor?: string,
-    options?: ConnectionRequestOptions,
-  ): Promise<ListResourceTemplatesResult>;
-  /** Ends the session. */
-  close(): Promise<void>;
-  /** Registers a listener for the end of the session; returns its remover. */
-  onClose(listener: () => void): () => void;
-  /** Registers a listener for `notifications/tools/list_changed`, when the session relays them. */
-  onToolsChanged?(listener: () => void): () => void;
-}
 
 /** How many pages of a list a source follows before deciding the server is looping. */
 export const MAX_LIST_PAGES = 64;
@@ -70,19 +21,6 @@ export interface ConnectionSourceOptions {
   /** The source key; the session's server name when omitted. */
   key?: string;
 }
-
-/** Codes of `@mcp-chat-host/connection` errors, mapped to source error codes. */
-const CONNECTION_CODES: Record<string, SourceError["code"]> = {
-  closed: "closed",
-  timeout: "timeout",
-  server_exited: "closed",
-  desynchronized: "closed",
-  startup_failed: "unavailable",
-  busy: "unavailable",
-  validation: "invalid_options",
-  permission_denied: "protocol",
-  owner_mismatch: "protocol",
-};
 
 /**
  * A {@link Source} over a configured server's session (`McpClientSession` from
@@ -99,8 +37,7 @@ export class ConnectionSource implements Source {
   #tools: SourceTool[] | undefined;
   #toolsGeneration = 0;
   #closed = false;
-  readonly #toolsListeners = new Set<() => void>();
-  readonly #closeListeners = new Set<() => void>();
+  readonly #listeners = new SourceListeners();
   readonly #unsubscribe: (() => void)[] = [];
 
   /**
@@ -116,7 +53,7 @@ export class ConnectionSource implements Source {
         session.onToolsChanged(() => {
           this.#toolsGeneration += 1;
           this.#tools = undefined;
-          for (const listener of [...this.#toolsListeners]) listener();
+          this.#listeners.toolsChanged();
         }),
       );
     }
@@ -235,14 +172,12 @@ export class ConnectionSource implements Source {
 
   /** {@inheritDoc Source.onToolsChanged} */
   onToolsChanged(listener: () => void): () => void {
-    this.#toolsListeners.add(listener);
-    return () => this.#toolsListeners.delete(listener);
+    return this.#listeners.onToolsChanged(listener);
   }
 
   /** {@inheritDoc Source.onClose} */
   onClose(listener: () => void): () => void {
-    this.#closeListeners.add(listener);
-    return () => this.#closeListeners.delete(listener);
+    return this.#listeners.onClose(listener);
   }
 
   /** {@inheritDoc Source.close} Closes the session too. */
@@ -272,38 +207,15 @@ export class ConnectionSource implements Source {
   }
 
   async #request<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (this.#closed) {
-      throw new SourceError(
-        "closed",
-        `The connection to ${this.key} is closed; open the source again.`,
-      );
-    }
+    if (this.#closed) throw closedSourceError(this.key);
     try {
       return await send();
     } catch (error) {
       if (signal?.aborted === true) {
-        throw new SourceError("cancelled", `The request to ${this.key} was cancelled.`, {
-          cause: error,
-        });
+        throw cancelledSourceError(this.key, error);
       }
-      throw this.#translate(error);
+      throw connectionErrorToSourceError(error);
     }
-  }
-
-  #translate(error: unknown): SourceError {
-    if (error instanceof SourceError) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    const code =
-      typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-    if (code === "server_error") {
-      const rpcCode = (error as { rpcCode?: unknown }).rpcCode;
-      return new SourceError("protocol", message, {
-        cause: error,
-        ...(typeof rpcCode === "number" ? { rpcCode } : {}),
-      });
-    }
-    const mapped = typeof code === "string" ? CONNECTION_CODES[code] : undefined;
-    return new SourceError(mapped ?? "unavailable", message, { cause: error });
   }
 
   #ended(): void {
@@ -311,27 +223,6 @@ export class ConnectionSource implements Source {
     this.#closed = true;
     this.#tools = undefined;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-    const listeners = [...this.#closeListeners];
-    this.#closeListeners.clear();
-    this.#toolsListeners.clear();
-    for (const listener of listeners) listener();
+    this.#listeners.closed();
   }
-}
-
-function requestOptions(options: SourceRequestOptions): ConnectionRequestOptions {
-  const result: ConnectionRequestOptions = {};
-  if (options.signal !== undefined) result.signal = options.signal;
-  if (options.timeout !== undefined) result.timeout = options.timeout;
-  return result;
-}
-
-function toSourceProgress(progress: {
-  progress: number;
-  total?: number | undefined;
-  message?: string | undefined;
-}): SourceProgress {
-  const result: SourceProgress = { progress: progress.progress };
-  if (progress.total !== undefined) result.total = progress.total;
-  if (progress.message !== undefined) result.message = progress.message;
-  return result;
 }

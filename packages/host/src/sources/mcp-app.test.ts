@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { McpApp, appResourceUri, appTool } from "./mcp-app";
+import { appResourceUri } from "./app-resource-uri";
+import { McpApp } from "./mcp-app";
+import { appTool } from "./mcp-app-types";
 import type { Source, SourceProgress } from "./source";
 import { SourceError } from "./source-error";
 import { isVisibleTo, toolResourceUri, toolVisibility } from "./tool-metadata";

@@ -1,221 +1,28 @@
 import { InMemoryTransport } from "@modelcontextprotocol/client";
-import type {
-  McpUiResourceCsp,
-  McpUiResourceMeta,
-  McpUiResourcePermissions,
-} from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { McpUiResourceMeta } from "@modelcontextprotocol/ext-apps/app-bridge";
 import {
   RESOURCE_MIME_TYPE,
   registerAppResource,
   registerAppTool,
 } from "@modelcontextprotocol/ext-apps/server";
 import { McpServer } from "@modelcontextprotocol/server";
-import type { CallToolResult, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { appResourceUri } from "./app-resource-uri";
 import { ClientSource } from "./client-source";
+import { checkOptions } from "./mcp-app-checks";
+import type {
+  McpAppOptions,
+  McpAppSourceOptions,
+  McpAppTool,
+  McpAppToolExtra,
+} from "./mcp-app-types";
 import { SourceError } from "./source-error";
 import type { Source, SourceFactory } from "./source";
-import type { ToolAudience } from "./tool-metadata";
 
-/** A zod 4 object shape (`{ city: z.string() }`) describing a tool's arguments or structured result. */
-export type ZodRawShape = Record<string, z.ZodType>;
-
-/** What an {@link McpAppTool} handler gets besides its arguments. */
-export interface McpAppToolExtra {
-  /** Aborted when the caller cancels the call (the person stopped the turn, the card closed). */
-  signal: AbortSignal;
-  /**
-   * State of this server instance, shared by every call made through the same source and fresh for
-   * each {@link McpApp.source}: the place for per-conversation state (cart, draft, counter).
-   */
-  state: Record<string, unknown>;
-  /**
-   * Reports progress to the caller; does nothing when the caller did not ask for progress.
-   *
-   * @param progress - progress so far; must increase with every call.
-   * @param total - the total, when known.
-   * @param message - a short human-readable message.
-   */
-  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
-}
-
-/** One tool of an {@link McpApp}. */
-export interface McpAppTool<Shape extends ZodRawShape = ZodRawShape> {
-  /** Unique within the app: 1-128 letters, digits, `_`, `-` or `.`. */
-  name: string;
-  /** Display title. */
-  title?: string;
-  /** What the tool does, for the model. */
-  description: string;
-  /** The arguments, as a zod object shape; none when omitted. */
-  inputSchema?: Shape;
-  /** The shape of `structuredContent`, when the tool returns one. */
-  outputSchema?: ZodRawShape;
-  /** Hints for the host's checks (read-only, destructive, idempotent, open world). */
-  annotations?: ToolAnnotations;
-  /** Who may call the tool; both the model and the app's page when omitted. */
-  visibility?: ToolAudience[];
-  /** Whether a call shows the app's page (a card); default true. */
-  view?: boolean;
-  /**
-   * Runs the tool. A thrown error becomes a result with `isError: true` and the error's message.
-   *
-   * @param args - the arguments, checked against `inputSchema`.
-   * @param extra - cancellation signal and progress reporting.
-   * @returns the MCP result: `content`, and optionally `structuredContent`.
-   */
-  handler(
-    args: z.infer<z.ZodObject<Shape>>,
-    extra: McpAppToolExtra,
-  ): CallToolResult | Promise<CallToolResult>;
-}
-
-/**
- * Declares one tool with its argument types inferred from `inputSchema`, for use in
- * {@link McpAppOptions.tools} (an array literal alone types the handler's arguments loosely).
- *
- * @returns the same tool.
- */
-export function appTool<Shape extends ZodRawShape>(tool: McpAppTool<Shape>): McpAppTool {
-  return tool as unknown as McpAppTool;
-}
-
-/** Options of {@link McpApp}. */
-export interface McpAppOptions {
-  /** The app's name: its source key, and the host of its page's URI (`ui://<name>`). */
-  name: string;
-  /** Display title of the app and of its page resource. */
-  title?: string;
-  /** The app's version, reported to the host. Default "1.0.0". */
-  version?: string;
-  /** The page: an HTML document, or a function giving one (called at every read). */
-  html: string | (() => string | Promise<string>);
-  /** Origins the page may reach (CSP); none when omitted. */
-  csp?: McpUiResourceCsp;
-  /** Browser features the page asks for. */
-  permissions?: McpUiResourcePermissions;
-  /** Whether the page wants the host to draw a border and background. */
-  prefersBorder?: boolean;
-  /** The app's tools. */
-  tools: McpAppTool[];
-}
-
-/** Options of {@link McpApp.source}. */
-export interface McpAppSourceOptions {
-  /** Seconds to wait for each answer of the in-process server. Default 60. */
-  timeout?: number;
-  /** Called with errors the connection reports outside any request. */
-  onError?: (error: Error) => void;
-}
-
-/** Tool names as the MCP SDK checks them (SEP-986). */
-const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
-const MAX_APP_NAME_LENGTH = 128;
-// The name sits in the URI's authority, so every character outside RFC 3986's "unreserved" set
-// is encoded: "/", "?", "#", ":" or "@" would otherwise change what the URI means.
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
-
-/**
- * The URI of an app's page: `ui://<name>`, with every character of the name outside RFC 3986's
- * unreserved set percent-encoded as UTF-8.
- *
- * @returns the URI, in the form `new URL()` gives back unchanged.
- */
-export function appResourceUri(name: string): string {
-  let encoded = "";
-  for (const character of name) {
-    encoded += UNRESERVED.test(character)
-      ? character
-      : [...new TextEncoder().encode(character)]
-          .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`)
-          .join("");
-  }
-  return `ui://${encoded}`;
-}
-
-function invalid(message: string): SourceError {
-  return new SourceError("invalid_options", message);
-}
-
-function checkShape(shape: unknown, where: string): void {
-  if (shape === undefined) return;
-  if (typeof shape !== "object" || shape === null || Array.isArray(shape)) {
-    throw invalid(`${where} must be a zod object shape, such as { city: z.string() }.`);
-  }
-  for (const [key, value] of Object.entries(shape)) {
-    if (!(value instanceof z.ZodType)) {
-      throw invalid(`${where}.${key} must be a zod schema, such as z.string().`);
-    }
-  }
-}
-
-function hasControlCharacter(text: string): boolean {
-  return [...text].some((character) => {
-    const code = character.charCodeAt(0);
-    return code < 0x20 || code === 0x7f;
-  });
-}
-
-function checkOptions(options: McpAppOptions): void {
-  const { name } = options;
-  if (
-    typeof name !== "string" ||
-    name.trim() === "" ||
-    name.length > MAX_APP_NAME_LENGTH ||
-    hasControlCharacter(name)
-  ) {
-    throw invalid(
-      `An McpApp needs a name: a non-empty string of at most ${MAX_APP_NAME_LENGTH} characters without control characters.`,
-    );
-  }
-  if (typeof options.html !== "string" && typeof options.html !== "function") {
-    throw invalid(
-      `The app "${name}" needs \`html\`: an HTML document, or a function returning one.`,
-    );
-  }
-  if (options.prefersBorder !== undefined && typeof options.prefersBorder !== "boolean") {
-    throw invalid(`\`prefersBorder\` of the app "${name}" must be true or false.`);
-  }
-  if (!Array.isArray(options.tools)) {
-    throw invalid(`\`tools\` of the app "${name}" must be an array (it may be empty).`);
-  }
-  const seen = new Set<string>();
-  for (const tool of options.tools) {
-    const toolName: unknown = tool?.name;
-    if (typeof toolName !== "string" || !TOOL_NAME_PATTERN.test(toolName)) {
-      throw invalid(
-        `The app "${name}" has a tool named ${JSON.stringify(toolName)}; tool names are 1-128 letters, digits, "_", "-" or ".".`,
-      );
-    }
-    if (seen.has(toolName)) {
-      throw invalid(
-        `Tool names must be unique within an app; "${toolName}" is used twice in the app "${name}".`,
-      );
-    }
-    seen.add(toolName);
-    if (typeof tool.description !== "string") {
-      throw invalid(
-        `The tool "${toolName}" of the app "${name}" needs a description for the model.`,
-      );
-    }
-    if (typeof tool.handler !== "function") {
-      throw invalid(`The tool "${toolName}" of the app "${name}" needs a handler function.`);
-    }
-    checkShape(tool.inputSchema, `inputSchema of "${toolName}"`);
-    checkShape(tool.outputSchema, `outputSchema of "${toolName}"`);
-    if (
-      tool.visibility !== undefined &&
-      !(
-        Array.isArray(tool.visibility) &&
-        tool.visibility.every((entry) => entry === "model" || entry === "app")
-      )
-    ) {
-      throw invalid(
-        `\`visibility\` of the tool "${toolName}" must be an array of "model" and "app".`,
-      );
-    }
-  }
-}
+export { appResourceUri } from "./app-resource-uri";
+export { appTool } from "./mcp-app-types";
+export type { McpAppOptions, McpAppTool, McpAppToolExtra } from "./mcp-app-types";
 
 function toolExtra(context: ServerContext, state: Record<string, unknown>): McpAppToolExtra {
   return {

@@ -27,8 +27,8 @@ export interface McpClientOptions {
   timeout?: number;
 }
 
-/** How long a listed tool set stays fresh when the server gives no `ttlMs` (seed: a minute). */
-export const MCP_CLIENT_TOOLS_TTL_MS = 60_000;
+/** How long a listed tool set stays fresh when the server gives no `ttlMs`: a minute. */
+const MCP_CLIENT_TOOLS_TTL_MS = 60_000;
 
 /**
  * The default name of a remote server: its URL without scheme, without `?…`/`#…`, and without
@@ -144,7 +144,7 @@ export class McpClient implements SourceFactory {
 
 /**
  * Describes a remote MCP server reached over Streamable HTTP, as a source for
- * `mcpChatHost()` (seed-behaviours 1.12). Lazy: nothing is sent before first use.
+ * `mcpChatHost()`. Lazy: nothing is sent before first use.
  *
  * @param url - the server's MCP endpoint, such as `https://example.com/mcp`.
  * @param options - headers, name and timeout.

@@ -1,9 +1,5 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { SourceError } from "./source-error";
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : "unknown error";
-}
 
 /**
  * Turns an error thrown by an MCP client (the SDK's `SdkError` / `ProtocolError`, a transport
@@ -48,4 +44,26 @@ export function requestErrorToSourceError(
     return new SourceError("unavailable", `Couldn't reach ${key}: ${message}`, { cause: error });
   }
   return new SourceError("unavailable", message, { cause: error });
+}
+
+/**
+ * The error of a request the caller cancelled.
+ *
+ * @param key - the source's key, for the message.
+ * @param cause - what the request failed with.
+ */
+export function cancelledSourceError(key: string, cause: unknown): SourceError {
+  return new SourceError("cancelled", `The request to ${key} was cancelled.`, { cause });
+}
+
+/**
+ * The error of a request to a source whose connection is closed.
+ *
+ * @param key - the source's key, for the message.
+ * @param cause - what the request failed with, if it was sent.
+ */
+export function closedSourceError(key: string, cause?: unknown): SourceError {
+  return new SourceError("closed", `The connection to ${key} is closed; open the source again.`, {
+    cause,
+  });
 }

@@ -1,6 +1,6 @@
 /**
  * Stable codes of the errors a source raises. The host maps them to wire errors
- * (`unavailable`, `timeout`, `closed`, ...) and to the card texts of seed-behaviours 1.4.
+ * (`unavailable`, `timeout`, `closed`, ...) and to the sentences a card shows when it can't load.
  */
 export type SourceErrorCode =
   /** Options given to `McpApp`, `mcpClient()` or a source were not valid. */

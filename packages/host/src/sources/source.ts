@@ -77,7 +77,7 @@ export interface Source {
    */
   tools(options?: { refresh?: boolean } & SourceRequestOptions): Promise<SourceTool[]>;
   /**
-   * The cached tool list without asking the server (seed: `tools(wait = FALSE)`).
+   * The cached tool list without asking the server.
    *
    * @returns the cached tools, or `undefined` before the first listing or after a change.
    */

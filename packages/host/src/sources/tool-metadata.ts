@@ -6,11 +6,11 @@ import type { SourceTool } from "./source";
 export type ToolAudience = "model" | "app";
 
 /** The legacy flat key for a tool's view, still emitted by ext-apps' `registerAppTool`. */
-export const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
+const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
 
 const ALL_AUDIENCES: readonly ToolAudience[] = ["model", "app"];
 
-/** The text the model gets when a failed tool gave no text (seed-behaviours 1.3). */
+/** The text the model gets when a failed tool gave no text. */
 export const TOOL_FAILED_TEXT = "The tool failed.";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -40,7 +40,7 @@ export function toSourceTool(tool: Tool): SourceTool {
 
 /**
  * The `ui://` resource a tool shows, read from `_meta.ui.resourceUri`, else from the legacy
- * `_meta["ui/resourceUri"]` (seed-behaviours 1.2).
+ * `_meta["ui/resourceUri"]`.
  *
  * @returns the URI, or `undefined` when the tool shows no view.
  * @throws {SourceError} `invalid_view_uri` when the value is a string that does not start with `ui://`.
@@ -107,7 +107,7 @@ export function resultText(result: Pick<CallToolResult, "content">): string {
     .join("\n");
 }
 
-/** What the model is given for a tool result (seed-behaviours 1.3). */
+/** What the model is given for a tool result: an error's text, or the result's value. */
 export type ModelValue =
   /** The tool failed: the model sees an error with this text. */
   | { isError: true; text: string }
@@ -125,7 +125,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 /**
- * The value the model sees for a tool result (seed-behaviours 1.3):
+ * The value the model sees for a tool result:
  * - an error result (`isError`) gives its text blocks joined with "\n", or "The tool failed.";
  * - otherwise `structuredContent`, unless it is empty or exactly `{ value: <scalar> }` (a single
  *   value wrapped only because structured content has to be an object): then the text.

@@ -30,6 +30,26 @@ export interface ViewResource {
   mimeType: string;
   /** The `_meta.ui` of the content item, else of the `resources/list` entry; `{}` when neither has one. */
   meta: ViewResourceMeta;
+  /** The read's cache hints (MCP 2026-07-28 `CacheableResult`), when the server gave them. */
+  cache?: ViewCacheHints;
+}
+
+/** A `resources/read` result's cache hints (MCP 2026-07-28 `CacheableResult`). */
+export interface ViewCacheHints {
+  /** How long, in ms, the result may be reused. */
+  ttlMs?: number;
+  /** `private`: the result must not be shared across authorization contexts (people). */
+  scope?: "public" | "private";
+}
+
+/** The cache hints of a read result, keeping only well-formed ones. */
+function cacheHintsOf(result: Record<string, unknown>): ViewCacheHints | undefined {
+  const hints: ViewCacheHints = {};
+  const ttlMs = result["ttlMs"];
+  if (typeof ttlMs === "number" && Number.isFinite(ttlMs) && ttlMs >= 0) hints.ttlMs = ttlMs;
+  const scope = result["cacheScope"];
+  if (scope === "public" || scope === "private") hints.scope = scope;
+  return Object.keys(hints).length === 0 ? undefined : hints;
 }
 
 const domainList = z.array(z.string());
@@ -172,9 +192,11 @@ export async function readViewResource(
     );
   }
 
+  const cache = cacheHintsOf(result as Record<string, unknown>);
+  const read = cache === undefined ? { uri, html, mimeType } : { uri, html, mimeType, cache };
   const contentMeta = uiMetaOf(content as Record<string, unknown>);
   if (contentMeta !== undefined) {
-    return { uri, html, mimeType, meta: parseViewMeta(uri, contentMeta, "content") };
+    return { ...read, meta: parseViewMeta(uri, contentMeta, "content") };
   }
   // The spec lets servers leave UI-only resources out of resources/list, and a server may not
   // list resources at all: a missing entry, or a failed listing, means "no metadata", and the
@@ -186,5 +208,5 @@ export async function readViewResource(
   const listingMeta = entry === undefined ? undefined : uiMetaOf(entry as Record<string, unknown>);
   const meta =
     listingMeta === undefined ? {} : parseViewMeta(uri, listingMeta, "resources/list entry");
-  return { uri, html, mimeType, meta };
+  return { ...read, meta };
 }

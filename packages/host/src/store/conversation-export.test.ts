@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeEachStore } from "../../test/store-kinds";
 import { formatIssuePath, parseConversationDocument } from "./conversation-export";
 import type { ConversationDocument, HostStore } from "./host-store";
-import { openStore } from "./open-store";
 import { StoreError } from "./store-error";
 
 function tickingClock(start = 10_000): () => number {
@@ -67,11 +67,12 @@ async function seedConversation(store: HostStore, userId: string): Promise<strin
   return conversation.id;
 }
 
-describe("conversation export and import", () => {
+// Export and import through each store.
+describeEachStore((kind) => {
   let store: HostStore;
 
   beforeEach(async () => {
-    store = await openStore(":memory:", { now: tickingClock() });
+    store = await kind.open(await kind.freshSpec(), { now: tickingClock() });
   });
 
   afterEach(async () => {
@@ -171,6 +172,14 @@ describe("conversation export and import", () => {
     expect(messages.map((message) => [message.seq, message.id])).toEqual(
       exported.messages.map((message, index) => [index + 1, message.id]),
     );
+    // The next message continues after the imported ones.
+    const next = await store.appendMessage({
+      conversationId: imported.id,
+      chatId: "chat-1",
+      role: "user",
+      parts: [{ type: "text", text: "and then?" }],
+    });
+    expect(next.seq).toBe(exported.messages.length + 1);
   });
 
   const badDocuments: [string, (document: Record<string, unknown>) => unknown, string][] = [
@@ -234,7 +243,9 @@ describe("conversation export and import", () => {
       expect(await store.listConversations("ada")).toHaveLength(1);
     },
   );
+});
 
+describe("conversation documents", () => {
   it("names the place of a problem in its message", () => {
     expect(() =>
       parseConversationDocument({

@@ -9,10 +9,10 @@ import type {
 import { StoreError } from "./store-error";
 
 /** The `format` field of every exported conversation. */
-export const conversationDocumentFormat = "mcp-chat-host.conversation";
+const conversationDocumentFormat = "mcp-chat-host.conversation";
 
 /** The `version` of the document this code writes and reads. */
-export const conversationDocumentVersion = 1;
+const conversationDocumentVersion = 1;
 
 const timestamp = z.number().int().nonnegative();
 const identifier = z.string().min(1).max(1_000);
@@ -81,7 +81,7 @@ const approvalSchema = z
  * Schema of a conversation document (version 1). Besides field types it checks that message ids,
  * message `seq` values and card instance ids are each unique.
  */
-export const conversationDocumentSchema = z
+const conversationDocumentSchema = z
   .object({
     format: z.literal(conversationDocumentFormat),
     version: z.literal(conversationDocumentVersion),

@@ -1,270 +1,33 @@
 /**
- * The store's records and its interface. Every method returns a promise so that a store on
- * another database (Postgres, for several nodes) can follow without changing callers.
+ * The store's interface. Every method returns a promise so that a store on another database
+ * (Postgres, for several nodes) can follow without changing callers. Its records
+ * (`store-records.ts`) and inputs (`store-inputs.ts`) are re-exported here.
  *
  * Times are milliseconds since the Unix epoch. Model context reports are never stored.
  */
 
-/** A JSON value, as stored in message parts and card records. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+import type {
+  AuditQuery,
+  ConversationDocument,
+  MessageChanges,
+  NewApproval,
+  NewAudit,
+  NewCard,
+  NewConversation,
+  NewMessage,
+  SignInTokenOutcome,
+} from "./store-inputs";
+import type {
+  ApprovalRecord,
+  AuditRecord,
+  CardRecord,
+  ConversationRecord,
+  MessageRecord,
+  UserRecord,
+} from "./store-records";
 
-/** A JSON object. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
-
-/** A person known to the store. */
-export interface UserRecord {
-  id: string;
-  name: string;
-  createdAt: number;
-}
-
-/** A saved conversation, owned by one user. */
-export interface ConversationRecord {
-  id: string;
-  userId: string;
-  title: string;
-  createdAt: number;
-  /** Bumped by every write to the conversation's messages or cards and by a rename. */
-  updatedAt: number;
-  /** True when the conversation came from {@link HostStore.importConversation}. */
-  imported: boolean;
-}
-
-/** Who wrote a message. */
-export type MessageRole = "user" | "assistant";
-
-/**
- * Where a message stands. A reply is created `streaming`, then becomes `complete`, `error` or
- * `stopped` (the person stopped it); a reply still `streaming` when the server starts again was
- * cut short by a crash and becomes `interrupted`.
- */
-export type MessageStatus = "complete" | "streaming" | "interrupted" | "error" | "stopped";
-
-/** Text written by the person or the model. */
-export interface TextPart {
-  type: "text";
-  text: string;
-}
-
-/** A tool call made by the model (arguments passed through as sent). */
-export interface ToolCallPart {
-  type: "tool-call";
-  toolCallId: string;
-  /** The tool's own name on its source. */
-  name: string;
-  arguments: JsonValue;
-  /** The source the tool belongs to. */
-  source?: string;
-  /** The name the model was given for the tool, when it differs from `name`. */
-  modelName?: string;
-}
-
-/** The value the model saw from a tool call. */
-export interface ToolResultPart {
-  type: "tool-result";
-  toolCallId: string;
-  name: string;
-  value: JsonValue;
-  isError: boolean;
-  /** The name the model was given for the tool, when it differs from `name`. */
-  modelName?: string;
-}
-
-/** A card shown at this point of the message. */
-export interface CardPart {
-  type: "card";
-  instanceId: string;
-  /** The model tool call that opened the card. */
-  toolCallId?: string;
-}
-
-/** One part of a message. */
-export type MessagePart = TextPart | ToolCallPart | ToolResultPart | CardPart;
-
-/** One message of a conversation. */
-export interface MessageRecord {
-  id: string;
-  conversationId: string;
-  /** The chat's key within the session (`chat-1`, `support`). */
-  chatId: string;
-  /** Position in the conversation: starts at 1, increases by one per appended message. */
-  seq: number;
-  role: MessageRole;
-  parts: MessagePart[];
-  status: MessageStatus;
-  /** For status `error`: what went wrong, for the person. */
-  error?: string;
-  /** For status `error`: whether running the turn again may help. */
-  retryable?: boolean;
-  /** The tokens the provider reported for a reply. */
-  usage?: MessageUsage;
-  /** For a person's message an app's view wrote (`submit` mode): which app. */
-  fromApp?: MessageFromApp;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** The app that wrote a message sent as the person's (a chat whose app messages `submit`). */
-export interface MessageFromApp {
-  /** The card whose view wrote it. */
-  instanceId: string;
-  /** The card's source. */
-  source: string;
-  /** The card's title. */
-  title: string;
-}
-
-/** Tokens a provider reported for a reply; absent fields were not reported. */
-export interface MessageUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  cachedInputTokens?: number;
-}
-
-/** A card's kind: opened by a tool call in a chat, or a pane opened by the developer. */
-export type CardKind = "card" | "pane";
-
-/**
- * A card's saved descriptor (seed-behaviours 1.4), keyed by (conversationId, instanceId).
- * It carries no page HTML: the page is read again from the source on restore.
- */
-export interface CardRecord {
-  instanceId: string;
-  conversationId: string;
-  /** The owning chat's key; null for a pane. */
-  chatId: string | null;
-  kind: CardKind;
-  source: string;
-  tool: string;
-  /** The opening call's arguments (`{}` when none). */
-  arguments: JsonObject;
-  /** The full MCP CallToolResult of the opening call, or null when it has none (yet). */
-  result: JsonObject | null;
-  /** When the opening call failed or was stopped: why (the page gets `tool-cancelled`). */
-  cancelled?: string;
-  title: string;
-  /** The restored-card mark: the card's page calls were checked when it was opened. */
-  checked: boolean;
-  /** The message whose reply opened the card. */
-  messageId?: string;
-  createdAt: number;
-  /** When the card was closed; absent while it is open. */
-  closedAt?: number;
-}
-
-/** How far a remembered "allow" reaches: one card, or every card of the conversation. */
-export type ApprovalScope = "card" | "conversation";
-
-/** A remembered answer "allow for this card / for this conversation" to a page's tool call. */
-export interface ApprovalRecord {
-  conversationId: string;
-  scope: ApprovalScope;
-  /** The card for scope `card`; null for scope `conversation`. */
-  instanceId: string | null;
-  source: string;
-  tool: string;
-  createdAt: number;
-}
-
-/** The gate's answer to a page's tool call, as audited. */
-export type AuditVerdict = "allowed" | "refused" | "failed";
-
-/** How the question to the person about a page call was settled, as audited. */
-export interface AuditApproval {
-  /**
-   * `person`: they answered this question; `remembered`: an answer they gave earlier (for the
-   * card or the conversation) covered it; `nobody`: the card closed or the session ended first.
-   */
-  answeredBy: "person" | "remembered" | "nobody";
-  /** The answer (for `remembered`, the remembered one); absent for `nobody`. */
-  answer?: "allow-once" | "allow-card" | "allow-conversation" | "refuse";
-  /** What the answer covers: this call, the card's calls of this tool, or the conversation's. */
-  scope?: "call" | "card" | "conversation";
-  /** When the answer was given (ms since the epoch). */
-  answeredAt?: number;
-}
-
-/** One audited page tool call. */
-export interface AuditRecord {
-  id: string;
-  at: number;
-  userId: string;
-  sessionId: string;
-  /** Null for a pane shown outside any saved conversation. */
-  conversationId: string | null;
-  instanceId: string;
-  source: string;
-  tool: string;
-  verdict: AuditVerdict;
-  reason?: string;
-  durationMs: number;
-  /** Present when the gate asked the person about this call. */
-  approval?: AuditApproval;
-}
-
-/** Input of {@link HostStore.createConversation}. */
-export interface NewConversation {
-  id?: string;
-  /** Default "New conversation". */
-  title?: string;
-  createdAt?: number;
-}
-
-/** Input of {@link HostStore.appendMessage}. */
-export interface NewMessage {
-  id?: string;
-  conversationId: string;
-  chatId: string;
-  role: MessageRole;
-  parts: MessagePart[];
-  /** Default `complete`; a reply being streamed starts as `streaming`. */
-  status?: MessageStatus;
-  error?: string;
-  /** For a person's message an app's view wrote. */
-  fromApp?: MessageFromApp;
-  createdAt?: number;
-}
-
-/** Changes of {@link HostStore.updateMessage}; `error: null` clears the error. */
-export interface MessageChanges {
-  parts?: MessagePart[];
-  status?: MessageStatus;
-  error?: string | null;
-  /** null removes it. */
-  retryable?: boolean | null;
-  /** null removes it. */
-  usage?: MessageUsage | null;
-}
-
-/** Input of {@link HostStore.saveCard}. */
-export type NewCard = Omit<CardRecord, "createdAt"> & { createdAt?: number };
-
-/** Input of {@link HostStore.rememberApproval}. */
-export type NewApproval = Omit<ApprovalRecord, "createdAt"> & { createdAt?: number };
-
-/** Input of {@link HostStore.appendAudit}. */
-export type NewAudit = Omit<AuditRecord, "id" | "at"> & { id?: string; at?: number };
-
-/** Filter of {@link HostStore.listAudit}. */
-export interface AuditQuery {
-  conversationId?: string;
-  userId?: string;
-  /** At most this many records, newest first. Default 100, at most 10,000. */
-  limit?: number;
-}
-
-/** The exported form of one conversation (see `conversation-export.ts` for its schema). */
-export interface ConversationDocument {
-  format: "mcp-chat-host.conversation";
-  version: 1;
-  exportedAt: number;
-  conversation: { title: string; createdAt: number };
-  messages: Omit<MessageRecord, "conversationId">[];
-  cards: Omit<CardRecord, "conversationId">[];
-  approvals: Omit<ApprovalRecord, "conversationId">[];
-}
+export type * from "./store-records";
+export type * from "./store-inputs";
 
 /**
  * Where the host keeps users, conversations, messages, cards, remembered approvals and the
@@ -296,7 +59,11 @@ export interface HostStore {
 
   /** Appends a message with the next `seq`. Throws `not_found` when the conversation is missing. */
   appendMessage(message: NewMessage): Promise<MessageRecord>;
-  /** Changes a message's parts, status or error. Throws `not_found` when it is missing. */
+  /**
+   * Changes a message's parts, status or error. Throws `not_found` when it is missing. A change
+   * with parts and no status to a message no longer `streaming` (a late progress save from
+   * another writer) changes nothing and returns the stored message.
+   */
   updateMessage(
     conversationId: string,
     messageId: string,
@@ -304,8 +71,43 @@ export interface HostStore {
   ): Promise<MessageRecord>;
   /** The conversation's messages in `seq` order. */
   listMessages(conversationId: string): Promise<MessageRecord[]>;
-  /** Marks every `streaming` message `interrupted` (run at start); returns how many changed. */
+  /**
+   * Marks `interrupted` the replies no living node is streaming (as
+   * {@link HostStore.interruptOrphanedReplies}); returns how many changed. A single server that
+   * keeps no lease runs it once at start, which marks every reply a crash left `streaming`.
+   */
   markInterruptedReplies(): Promise<number>;
+  /**
+   * In one transaction: deletes expired leases, then marks `interrupted` every `streaming`
+   * message whose node has no unexpired lease (or that names no node).
+   *
+   * @returns the messages it changed, so the caller can tell the tabs showing them.
+   */
+  interruptOrphanedReplies(): Promise<MessageRecord[]>;
+  /**
+   * Marks `interrupted` every `streaming` message of one node (its own drain or shutdown, or a
+   * start under the id a crashed process used).
+   *
+   * @returns the messages it changed.
+   */
+  interruptRepliesOf(nodeId: string): Promise<MessageRecord[]>;
+
+  /** Records that the node is alive until now + `ttlMs` (inserting or moving its lease). */
+  renewLease(nodeId: string, ttlMs: number): Promise<void>;
+  /** Removes the node's lease (a clean stop); its streaming replies become orphans. */
+  releaseLease(nodeId: string): Promise<void>;
+
+  /**
+   * Keeps a one-time sign-in token's digest until `expiresAt` (ms since the epoch), so any node
+   * can spend it. Saving a digest again keeps the first one. Expired tokens are removed.
+   */
+  saveSignInToken(digest: string, expiresAt: number): Promise<void>;
+  /**
+   * Spends a token atomically: across every store on the same database exactly one call gets
+   * `accepted`. A spent digest answers `already-used` until it expires; a digest never saved, or
+   * expired at `now`, answers `unknown`.
+   */
+  spendSignInToken(digest: string, now: number): Promise<SignInTokenOutcome>;
 
   /** Saves (inserts or replaces) a card's descriptor. Throws `not_found` when the conversation is missing. */
   saveCard(card: NewCard): Promise<CardRecord>;

@@ -32,7 +32,16 @@ describe("migrate", () => {
   it("builds the schema on a new file once, and records its version", () => {
     expect(migrate(database)).toEqual(migrations.map((step) => step.version));
     expect(schemaVersion(database)).toBe(latestSchemaVersion);
-    expect(tables()).toEqual(["approvals", "audit", "cards", "conversations", "messages", "users"]);
+    expect(tables()).toEqual([
+      "approvals",
+      "audit",
+      "cards",
+      "conversations",
+      "leases",
+      "messages",
+      "sign_in_tokens",
+      "users",
+    ]);
     expect(migrate(database)).toEqual([]);
   });
 
@@ -100,5 +109,20 @@ describe("migrate", () => {
     expect(database.prepare("SELECT id, approval FROM audit").all()).toEqual([
       { id: "a", approval: null },
     ]);
+  });
+
+  it("adds messages.node_id, leases and sign-in tokens in step 4, keeping a version 3 file's messages", () => {
+    migrate(database, migrations.slice(0, 3));
+    database.exec(`
+      INSERT INTO users (id, name, created_at) VALUES ('ada', 'Ada', 1);
+      INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ('c', 'ada', 't', 1, 1);
+      INSERT INTO messages (conversation_id, id, chat_id, seq, role, parts, status, created_at, updated_at)
+        VALUES ('c', 'm', 'chat-1', 1, 'assistant', '[]', 'streaming', 1, 1);
+    `);
+    expect(migrate(database, migrations.slice(0, 4))).toEqual([4]);
+    expect(database.prepare("SELECT id, status, node_id FROM messages").all()).toEqual([
+      { id: "m", status: "streaming", node_id: null },
+    ]);
+    expect(tables()).toEqual(expect.arrayContaining(["leases", "sign_in_tokens"]));
   });
 });

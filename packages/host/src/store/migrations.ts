@@ -123,6 +123,29 @@ export const migrations: readonly Migration[] = [
       database.exec("ALTER TABLE audit ADD COLUMN approval TEXT");
     },
   },
+  {
+    version: 4,
+    description: "messages.node_id, leases and sign-in tokens: what several nodes share",
+    up(database) {
+      database.exec(`
+        -- The node streaming a reply; NULL for messages written before nodes were named.
+        ALTER TABLE messages ADD COLUMN node_id TEXT;
+
+        -- A node is alive while its lease has not expired.
+        CREATE TABLE leases (
+          node_id TEXT PRIMARY KEY,
+          expires_at INTEGER NOT NULL
+        ) STRICT;
+
+        -- One-time sign-in tokens, by digest; a spent one is kept until it expires.
+        CREATE TABLE sign_in_tokens (
+          digest TEXT PRIMARY KEY,
+          expires_at INTEGER NOT NULL,
+          spent_at INTEGER
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { Logger } from "pino";
 import type { HostStore } from "./host-store";
+import type { PostgresConnectionOptions } from "./postgres-connection";
 import {
   createPrivateFile,
   securePrivateFolder,
@@ -14,13 +15,14 @@ import { SqliteStore, type SqliteStoreOptions } from "./sqlite-store";
 import { StoreError, toStoreError } from "./store-error";
 
 /** Options of {@link openStore}: those of the store it opens, and where to warn. */
-export interface OpenStoreOptions extends SqliteStoreOptions {
+export interface OpenStoreOptions extends SqliteStoreOptions, PostgresConnectionOptions {
   /** Told when file modes were loose: which were tightened, or that the folder is open to others. */
   logger?: Pick<Logger, "warn">;
 }
 
 /** Where a parsed store specification points. */
-export type StoreLocation = { kind: "memory" } | { kind: "sqlite-file"; path: string };
+export type StoreLocation =
+  { kind: "memory" } | { kind: "sqlite-file"; path: string } | { kind: "postgres"; url: string };
 
 /**
  * Parses a store specification.
@@ -28,6 +30,8 @@ export type StoreLocation = { kind: "memory" } | { kind: "sqlite-file"; path: st
  * - `":memory:"` (or `"sqlite::memory:"`): a SQLite database in memory, gone when closed.
  * - `"sqlite:<path>"`: a SQLite file; a relative path is resolved against the current working
  *   directory and a leading `~/` against the home folder.
+ * - `"postgres://..."` or `"postgresql://..."`: a Postgres database (a `DATABASE_URL`), which
+ *   several nodes may share.
  *
  * @returns the location.
  * @throws StoreError `invalid_spec` for anything else.
@@ -35,6 +39,7 @@ export type StoreLocation = { kind: "memory" } | { kind: "sqlite-file"; path: st
 export function parseStoreSpec(spec: string): StoreLocation {
   const trimmed = spec.trim();
   if (trimmed === ":memory:" || trimmed === "sqlite::memory:") return { kind: "memory" };
+  if (/^postgres(ql)?:\/\/./.test(trimmed)) return { kind: "postgres", url: trimmed };
   if (trimmed.startsWith("sqlite:")) {
     const path = trimmed.slice("sqlite:".length);
     if (path.length > 0) {
@@ -45,7 +50,7 @@ export function parseStoreSpec(spec: string): StoreLocation {
   }
   throw new StoreError(
     "invalid_spec",
-    `The store "${spec}" is not understood; use "sqlite:<path to a file>" or ":memory:".`,
+    `The store "${redactPassword(spec)}" is not understood; use "sqlite:<path to a file>", ":memory:" or a "postgres://" address.`,
   );
 }
 
@@ -61,14 +66,24 @@ export function parseStoreSpec(spec: string): StoreLocation {
  * the database file's mode (and `fchmod`s them so), so they are born `0600` too. An existing
  * folder is not changed (it may be shared), but one open to other users is warned about.
  *
- * @param spec - `"sqlite:<path>"` or `":memory:"`.
- * @param options - clock, id maker, busy timeout, and the logger told of loose modes.
+ * A `postgres://` specification opens a `PostgresStore` (and migrates its schema under an
+ * advisory lock, once even when several nodes start together); the file rules do not apply.
+ *
+ * @param spec - `"sqlite:<path>"`, `":memory:"` or `"postgres://user@host:port/database"`.
+ * @param options - clock, id maker, busy timeout, pool size and timeouts, and the logger told of
+ *   loose modes.
  * @returns the open store.
  * @throws StoreError `invalid_spec` for an unknown specification; `storage_failed` when the folder
  *   or file cannot be created, made private or opened, or the file's schema is newer than this code.
  */
 export async function openStore(spec: string, options: OpenStoreOptions = {}): Promise<HostStore> {
   const location = parseStoreSpec(spec);
+  if (location.kind === "postgres") {
+    const { logger: _logger, busyTimeoutMs: _busyTimeoutMs, ...postgresOptions } = options;
+    // Loaded only when chosen: a single server on SQLite never reads the Postgres client.
+    const { PostgresStore } = await import("./postgres-store");
+    return PostgresStore.open(location.url, postgresOptions);
+  }
   const action = {
     what: `The data file ${location.kind === "memory" ? "in memory" : `"${location.path}"`} could not be opened`,
     outcome: "the server cannot start",
@@ -103,6 +118,11 @@ export async function openStore(spec: string, options: OpenStoreOptions = {}): P
     );
   }
   return store;
+}
+
+/** The specification with any password in it replaced, for messages and logs. */
+function redactPassword(spec: string): string {
+  return spec.replace(/(:\/\/[^:/@]*:)[^@]*@/, "$1***@");
 }
 
 /** The database file and the files SQLite keeps beside it. */

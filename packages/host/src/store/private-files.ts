@@ -14,10 +14,10 @@ import { join } from "node:path";
 import { StoreError } from "./store-error";
 
 /** The mode of the data folder and of every folder the host makes in it: the owner only. */
-export const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FOLDER_MODE = 0o700;
 
 /** The mode of every file the host writes in its data folder: the owner reads and writes. */
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** One mode the host changed, for the log: the path and its modes before and after, in octal. */
 export interface ModeChange {

@@ -1,5 +1,6 @@
 /**
- * The SQLite rows of the store's tables and their conversion to records. JSON columns are parsed
+ * The rows of the store's tables (SQLite's, and Postgres's with the same columns) and their
+ * conversion to records. JSON columns are parsed
  * here; NULL columns become absent optional fields (exactOptionalPropertyTypes).
  */
 import type {
@@ -35,7 +36,8 @@ export interface ConversationRow {
   title: string;
   created_at: number;
   updated_at: number;
-  imported: number;
+  /** 0 or 1 on SQLite; a boolean on Postgres. */
+  imported: number | boolean;
 }
 
 /** A row of `messages`. */
@@ -83,7 +85,8 @@ export interface CardRow {
   result: string | null;
   cancelled: string | null;
   title: string;
-  checked: number;
+  /** 0 or 1 on SQLite; a boolean on Postgres. */
+  checked: number | boolean;
   message_id: string | null;
   created_at: number;
   closed_at: number | null;
@@ -129,7 +132,7 @@ export function conversationFromRow(row: ConversationRow): ConversationRecord {
     title: row.title,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    imported: row.imported === 1,
+    imported: row.imported === 1 || row.imported === true,
   };
 }
 
@@ -168,7 +171,7 @@ export function cardFromRow(row: CardRow): CardRecord {
     arguments: JSON.parse(row.arguments) as JsonObject,
     result: row.result === null ? null : (JSON.parse(row.result) as JsonObject),
     title: row.title,
-    checked: row.checked === 1,
+    checked: row.checked === 1 || row.checked === true,
     createdAt: row.created_at,
   };
   if (row.cancelled !== null) card.cancelled = row.cancelled;

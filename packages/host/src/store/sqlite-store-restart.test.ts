@@ -43,48 +43,4 @@ describe("SqliteStore on a file, across restarts", () => {
     expect(await second.listCards(conversation.id)).toHaveLength(1);
     await second.close();
   });
-
-  it("marks replies still streaming at a restart as interrupted, and only those", async () => {
-    const spec = `sqlite:${join(folder, "host.db")}`;
-    const before = await openStore(spec);
-    const conversation = await before.createConversation("ada");
-    const question = await before.appendMessage({
-      conversationId: conversation.id,
-      chatId: "chat-1",
-      role: "user",
-      parts: [{ type: "text", text: "hello" }],
-    });
-    const cut = await before.appendMessage({
-      conversationId: conversation.id,
-      chatId: "chat-1",
-      role: "assistant",
-      parts: [{ type: "text", text: "Hel" }],
-      status: "streaming",
-    });
-    const stopped = await before.appendMessage({
-      conversationId: conversation.id,
-      chatId: "chat-1",
-      role: "assistant",
-      parts: [],
-      status: "stopped",
-    });
-    // A crash: the process goes away without finishing the reply.
-    await before.close();
-
-    const after = await openStore(spec);
-    expect(await after.markInterruptedReplies()).toBe(1);
-    expect(await after.markInterruptedReplies()).toBe(0);
-    const statuses = Object.fromEntries(
-      (await after.listMessages(conversation.id)).map((message) => [message.id, message.status]),
-    );
-    expect(statuses).toEqual({
-      [question.id]: "complete",
-      [cut.id]: "interrupted",
-      [stopped.id]: "stopped",
-    });
-    expect((await after.listMessages(conversation.id))[1]!.parts).toEqual([
-      { type: "text", text: "Hel" },
-    ]);
-    await after.close();
-  });
 });

@@ -1,10 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { buildConversationDocument, parseConversationDocument } from "./conversation-export";
 import type {
   ApprovalRecord,
-  AuditQuery,
-  AuditRecord,
   CardRecord,
   ConversationDocument,
   ConversationRecord,
@@ -12,46 +9,28 @@ import type {
   MessageChanges,
   MessageRecord,
   NewApproval,
-  NewAudit,
   NewCard,
   NewConversation,
   NewMessage,
   UserRecord,
 } from "./host-store";
-import { migrate } from "./migrations";
-import { SqliteTables } from "./sqlite-tables";
-import { StoreError, toStoreError, type StoreAction } from "./store-error";
+import { SqliteClusterStore, type SqliteStoreOptions } from "./sqlite-cluster-store";
+import { toStoreError, type StoreAction } from "./store-error";
+import {
+  applyMessageChanges,
+  isLateProgressSave,
+  checkApprovalScope,
+  checkTitle,
+  conversationMissing,
+  defaultConversationTitle,
+  messageMissing,
+  rememberApprovalAction as rememberApproval,
+  requireText,
+  saveCardAction as saveCard,
+  saveMessageAction as saveMessage,
+} from "./store-rules";
 
-/** Options of {@link SqliteStore}. */
-export interface SqliteStoreOptions {
-  /** The clock, in ms since the epoch (tests inject one). Default `Date.now`. */
-  now?: () => number;
-  /** Makes ids that the caller did not give. Default `crypto.randomUUID`. */
-  randomId?: () => string;
-  /**
-   * How long a write waits for another connection's lock before failing with `storage_busy`, in
-   * ms. better-sqlite3 waits synchronously, blocking the event loop, so keep it short. Default 1000.
-   */
-  busyTimeoutMs?: number;
-}
-
-const defaultTitle = "New conversation";
-const maximumTitleLength = 1_000;
-const defaultAuditLimit = 100;
-const maximumAuditLimit = 10_000;
-
-const saveMessage: StoreAction = {
-  what: "The message could not be saved",
-  outcome: "nothing was sent",
-};
-const saveCard: StoreAction = {
-  what: "The card could not be saved",
-  outcome: "it will not come back with the conversation",
-};
-const rememberApproval: StoreAction = {
-  what: "The approval could not be remembered",
-  outcome: "you will be asked again",
-};
+export type { SqliteStoreOptions } from "./sqlite-cluster-store";
 
 /**
  * {@link HostStore} on SQLite through better-sqlite3. better-sqlite3 is synchronous, so each
@@ -61,12 +40,7 @@ const rememberApproval: StoreAction = {
  * survives a power cut, which "never acknowledge what is not yet stored" needs) and a
  * `busy_timeout`; the schema is migrated forward on construction.
  */
-export class SqliteStore implements HostStore {
-  private readonly database: Database.Database;
-  private readonly tables: SqliteTables;
-  private readonly now: () => number;
-  private readonly randomId: () => string;
-
+export class SqliteStore extends SqliteClusterStore implements HostStore {
   /**
    * Takes ownership of an open connection (`openStore` is the usual way in; tests pass their own
    * connection to inject faults).
@@ -76,23 +50,7 @@ export class SqliteStore implements HostStore {
    * @throws StoreError `storage_failed` when the file cannot be set up or its schema is newer.
    */
   constructor(database: Database.Database, options: SqliteStoreOptions = {}) {
-    this.database = database;
-    this.tables = new SqliteTables(database);
-    this.now = options.now ?? Date.now;
-    this.randomId = options.randomId ?? randomUUID;
-    const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 1_000));
-    try {
-      database.pragma("journal_mode = WAL");
-      database.pragma("foreign_keys = ON");
-      database.pragma("synchronous = FULL");
-      database.pragma(`busy_timeout = ${busyTimeoutMs}`);
-      migrate(database);
-    } catch (error) {
-      throw toStoreError(error, {
-        what: "The data file could not be prepared",
-        outcome: "the server cannot start",
-      });
-    }
+    super(database, options);
   }
 
   ensureUser(id: string, name?: string): Promise<UserRecord> {
@@ -126,7 +84,7 @@ export class SqliteStore implements HostStore {
       const record: ConversationRecord = {
         id: conversation.id ?? this.randomId(),
         userId,
-        title: checkTitle(conversation.title ?? defaultTitle),
+        title: checkTitle(conversation.title ?? defaultConversationTitle),
         createdAt,
         updatedAt: createdAt,
         imported: false,
@@ -183,7 +141,7 @@ export class SqliteStore implements HostStore {
       };
       if (message.error !== undefined) record.error = message.error;
       if (message.fromApp !== undefined) record.fromApp = { ...message.fromApp };
-      this.tables.insertMessage(record);
+      this.tables.insertMessage(record, message.nodeId);
       this.tables.touchConversation(record.conversationId, createdAt);
       return record;
     });
@@ -196,21 +154,9 @@ export class SqliteStore implements HostStore {
   ): Promise<MessageRecord> {
     return this.inTransaction(saveMessage, () => {
       const record = this.tables.findMessage(conversationId, messageId);
-      if (record === undefined) {
-        throw new StoreError(
-          "not_found",
-          `${saveMessage.what} (it no longer exists in this conversation); ${saveMessage.outcome}. Reload the conversation.`,
-        );
-      }
-      if (changes.parts !== undefined) record.parts = changes.parts;
-      if (changes.status !== undefined) record.status = changes.status;
-      if (changes.error === null) delete record.error;
-      else if (changes.error !== undefined) record.error = changes.error;
-      if (changes.retryable === null) delete record.retryable;
-      else if (changes.retryable !== undefined) record.retryable = changes.retryable;
-      if (changes.usage === null) delete record.usage;
-      else if (changes.usage !== undefined) record.usage = changes.usage;
-      record.updatedAt = this.time();
+      if (record === undefined) throw messageMissing();
+      if (isLateProgressSave(record.status, changes)) return record;
+      applyMessageChanges(record, changes, this.time());
       this.tables.updateMessage(record);
       this.tables.touchConversation(conversationId, record.updatedAt);
       return record;
@@ -220,12 +166,6 @@ export class SqliteStore implements HostStore {
   listMessages(conversationId: string): Promise<MessageRecord[]> {
     return this.attempt({ what: "The messages could not be loaded" }, () =>
       this.tables.listMessages(conversationId),
-    );
-  }
-
-  markInterruptedReplies(): Promise<number> {
-    return this.inTransaction({ what: "Interrupted replies could not be marked" }, () =>
-      this.tables.markStreamingInterrupted(this.time()),
     );
   }
 
@@ -268,12 +208,7 @@ export class SqliteStore implements HostStore {
 
   rememberApproval(approval: NewApproval): Promise<ApprovalRecord> {
     return this.inTransaction(rememberApproval, () => {
-      if ((approval.scope === "card") !== (approval.instanceId !== null)) {
-        throw new StoreError(
-          "invalid_record",
-          'An approval of scope "card" names its card, and one of scope "conversation" names none; fix the caller.',
-        );
-      }
+      checkApprovalScope(approval);
       this.requireConversation(approval.conversationId, rememberApproval);
       this.tables.insertApproval({ ...approval, createdAt: this.time(approval.createdAt) });
       const stored = this.tables.findApproval(approval);
@@ -287,48 +222,6 @@ export class SqliteStore implements HostStore {
     return this.attempt({ what: "The approvals could not be loaded" }, () =>
       this.tables.listApprovals(conversationId),
     );
-  }
-
-  appendAudit(entry: NewAudit): Promise<AuditRecord> {
-    return this.inTransaction({ what: "The audit entry could not be saved" }, () => {
-      const record: AuditRecord = {
-        ...entry,
-        id: entry.id ?? this.randomId(),
-        at: this.time(entry.at),
-      };
-      this.tables.insertAudit(record);
-      return record;
-    });
-  }
-
-  appendAudits(entries: readonly NewAudit[]): Promise<AuditRecord[]> {
-    return this.inTransaction({ what: "The audit entries could not be saved" }, () =>
-      entries.map((entry) => {
-        const record: AuditRecord = {
-          ...entry,
-          id: entry.id ?? this.randomId(),
-          at: this.time(entry.at),
-        };
-        this.tables.insertAudit(record);
-        return record;
-      }),
-    );
-  }
-
-  listAudit(query: AuditQuery = {}): Promise<AuditRecord[]> {
-    return this.attempt({ what: "The audit could not be loaded" }, () => {
-      const limit = query.limit ?? defaultAuditLimit;
-      if (!Number.isInteger(limit) || limit < 1 || limit > maximumAuditLimit) {
-        throw new StoreError(
-          "invalid_record",
-          `The audit limit must be a whole number from 1 to ${maximumAuditLimit}.`,
-        );
-      }
-      const filter: { conversationId?: string; userId?: string } = {};
-      if (query.conversationId !== undefined) filter.conversationId = query.conversationId;
-      if (query.userId !== undefined) filter.userId = query.userId;
-      return this.tables.listAudit(filter, limit);
-    });
   }
 
   exportConversation(userId: string, id: string): Promise<ConversationDocument | null> {
@@ -384,39 +277,6 @@ export class SqliteStore implements HostStore {
     });
   }
 
-  close(): Promise<void> {
-    if (this.database.open) {
-      this.tables.clear();
-      this.database.close();
-    }
-    return Promise.resolve();
-  }
-
-  /** Runs `body` in one transaction, committed before the promise resolves. */
-  private inTransaction<T>(action: StoreAction, body: () => T): Promise<T> {
-    return this.attempt(action, () => this.database.transaction(body)());
-  }
-
-  /** Runs `body`, turning any failure into a rejected {@link StoreError}. */
-  private attempt<T>(action: StoreAction, body: () => T): Promise<T> {
-    try {
-      if (!this.database.open) {
-        throw new StoreError(
-          "closed",
-          `${action.what} (the store is closed); ${action.outcome ?? "nothing was changed"}. The server is shutting down; try again after it restarts.`,
-        );
-      }
-      return Promise.resolve(body());
-    } catch (error) {
-      return Promise.reject(toStoreError(error, action));
-    }
-  }
-
-  /** A time for an INTEGER column: the given one (rounded) or the clock's. */
-  private time(given?: number): number {
-    return Math.round(given ?? this.now());
-  }
-
   /** Inserts the conversation, creating its user row (named by its id) when missing. */
   private insertConversation(record: ConversationRecord): void {
     requireText(record.userId, "A user id");
@@ -430,30 +290,6 @@ export class SqliteStore implements HostStore {
 
   /** Throws `not_found` (with the action's wording) unless the conversation exists. */
   private requireConversation(conversationId: string, action: StoreAction): void {
-    if (!this.tables.conversationExists(conversationId)) {
-      throw new StoreError(
-        "not_found",
-        `${action.what} (the conversation no longer exists); ${action.outcome ?? "nothing was changed"}. Open another conversation.`,
-      );
-    }
+    if (!this.tables.conversationExists(conversationId)) throw conversationMissing(action);
   }
-}
-
-/** Throws `invalid_record` unless `value` is a non-empty string. */
-function requireText(value: string, what: string): void {
-  if (typeof value !== "string" || value.length === 0) {
-    throw new StoreError("invalid_record", `${what} must be a non-empty string; fix the caller.`);
-  }
-}
-
-/** The trimmed title; throws `invalid_record` when it is empty or too long. */
-function checkTitle(title: string): string {
-  const trimmed = typeof title === "string" ? title.trim() : "";
-  if (trimmed.length === 0 || trimmed.length > maximumTitleLength) {
-    throw new StoreError(
-      "invalid_record",
-      `A conversation title must have 1 to ${maximumTitleLength} characters; choose another title.`,
-    );
-  }
-  return trimmed;
 }

@@ -3,10 +3,12 @@
  *
  * - `storage_full`: the disk (or the database's size cap) is full.
  * - `storage_busy`: another connection holds the database; retrying soon may work.
- * - `storage_failed`: any other storage failure (read-only file, I/O error, newer schema).
+ * - `storage_failed`: any other storage failure (read-only file, I/O error, newer schema; on
+ *   Postgres also a database server that cannot be reached, then with `retryable` true).
  * - `invalid_import`: a conversation document failed validation; `path` names the first problem.
  * - `invalid_record`: a record given to the store breaks a rule (empty title, scope mismatch).
- * - `invalid_spec`: the store specification (`"sqlite:<path>"`, `":memory:"`) is not understood.
+ * - `invalid_spec`: the store specification (`"sqlite:<path>"`, `":memory:"`, `"postgres://..."`)
+ *   is not understood.
  * - `not_found`: the conversation or message the write refers to does not exist.
  * - `conflict`: a record with that id already exists.
  * - `closed`: the store was closed.

@@ -140,7 +140,25 @@ describe("store specifications", () => {
     });
   });
 
-  it.each(["postgres://localhost/chat", "sqlite:", "", "data.db"])(
+  it("parses a Postgres address, whichever scheme name it uses", () => {
+    expect(parseStoreSpec("postgres://chat@db.internal:5432/chat")).toEqual({
+      kind: "postgres",
+      url: "postgres://chat@db.internal:5432/chat",
+    });
+    expect(parseStoreSpec(" postgresql://localhost/chat ")).toEqual({
+      kind: "postgres",
+      url: "postgresql://localhost/chat",
+    });
+  });
+
+  it("never repeats a password of a specification it refuses", async () => {
+    const refusal = openStore("mysql://chat:s3cret@localhost/chat");
+    await expect(refusal).rejects.toMatchObject({ code: "invalid_spec" });
+    await expect(refusal).rejects.toThrow(/mysql:\/\/chat:\*\*\*@localhost/);
+    await expect(openStore("mysql://chat:s3cret@localhost/chat")).rejects.not.toThrow(/s3cret/);
+  });
+
+  it.each(["postgres://", "sqlite:", "", "data.db"])(
     "refuses %j with invalid_spec",
     async (spec) => {
       await expect(openStore(spec)).rejects.toMatchObject({ code: "invalid_spec" });

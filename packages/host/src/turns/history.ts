@@ -61,7 +61,7 @@ function dropUnansweredCopy(history: ModelMessage[], text: string): void {
 }
 
 /** The text parts of a message, joined. */
-export function textOf(parts: readonly MessagePart[]): string {
+function textOf(parts: readonly MessagePart[]): string {
   return parts
     .filter((part): part is Extract<MessagePart, { type: "text" }> => part.type === "text")
     .map((part) => part.text)

@@ -3,12 +3,12 @@
 // best-effort reading of the arguments goes to the page in order, and the call takes the card
 // over when it runs (or the card is cancelled when the call never runs).
 import type { LiveCard } from "../cards/card-registry";
-import type { CardService } from "../cards/card-service";
 import { partialArguments } from "../cards/partial-json";
+import type { CardOpener, OpenCardInput } from "./card-opener";
 
 /** What opening a streaming card needs besides its arguments. */
 export type StreamingCardTarget = Omit<
-  Parameters<CardService["openForToolCall"]>[0],
+  OpenCardInput,
   "arguments" | "inputStreaming" | "toolCallId"
 >;
 
@@ -32,7 +32,7 @@ export class StreamingCards {
    *   is cancelled.
    */
   constructor(
-    private readonly cards: Pick<CardService, "openForToolCall" | "inputPartial" | "cancel">,
+    private readonly cards: Pick<CardOpener, "openForToolCall" | "inputPartial" | "cancel">,
     private readonly warn: (error: unknown) => void,
     private readonly onTaken: (card: LiveCard, toolCallId: string) => void,
   ) {}

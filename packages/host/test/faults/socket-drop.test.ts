@@ -58,10 +58,14 @@ async function startGatedHost() {
     // Long enough that the dropped tab's session is still there when it comes back.
     sessionGraceMs: 30_000,
     session(session) {
-      tabSession = session;
+      // The session function is given the engine's session; its context is where every event
+      // to the tab passes.
+      const engineSession = session as HostSession;
+      tabSession = engineSession;
       // A probe on the session's sends, so the test knows what happened while the tab was away.
-      const emit = session.emit.bind(session);
-      session.emit = <E extends ServerEventName>(event: E, payload: ServerEvents[E]) => {
+      const { context } = engineSession;
+      const emit = context.emit;
+      context.emit = <E extends ServerEventName>(event: E, payload: ServerEvents[E]) => {
         emitted.push({ event, payload });
         for (const waiter of [...waiters]) {
           if (waiter.match(event, payload)) {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../../src/mcp-chat-host";
-import type { HostSession } from "../../src/session/host-session";
+import type { Session } from "../../src/session/session";
 import { SqliteStore } from "../../src/store/sqlite-store";
 import {
   exchange,
@@ -35,7 +35,7 @@ function dataFile(): string {
   return join(folder, "host.db");
 }
 
-function session(session: HostSession): void {
+function session(session: Session): void {
   mcpChatHost(session.chat(), greeterApp(), { onAppCall: () => true });
 }
 

@@ -23,6 +23,15 @@
 //    MutationObserver on the document and on every shadow root made with `attachShadow`, which
 //    always runs before the frame's navigation can commit.
 // 4. `window.open` results are locked when they are same-origin (the host never grants popups).
+//
+// The text is one function, `lockRealm`, whose body is assembled from parts that share its scope:
+// srcdoc-stripping-source.ts (finding frames and removing their srcdoc) and
+// prototype-wrappers-source.ts (the wrapped DOM methods, setters and getters) are spliced in here
+// as function declarations; this file keeps the state, the locking of a window and the table of
+// what `wrapPrototypes` wraps.
+
+import { prototypeWrappersSource } from "./prototype-wrappers-source";
+import { srcdocStrippingSource } from "./srcdoc-stripping-source";
 
 /** Prefix of the console warnings the lockdown writes, so developers see why something failed. */
 export const lockdownWarningPrefix = "mcp-chat-host sandbox:";
@@ -74,50 +83,7 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
     }
   }
 
-  function stripFrameElement(element) {
-    if (!element || typeof element.getAttribute !== "function") return;
-    var tag = String(element.tagName || "").toUpperCase();
-    if (tag !== "IFRAME" && tag !== "FRAME") return;
-    if (element.hasAttribute("srcdoc")) {
-      element.removeAttribute("srcdoc");
-      warn("removed the srcdoc of a frame in the app's view; frames may load only the app's declared frameDomains.");
-    }
-  }
-
-  // Every frame element under a node, in its light tree, in open shadow roots and in template
-  // contents (a declarative shadow root's markup), up to maximumFrames.
-  function framesUnder(node, found) {
-    if (!node || typeof node.querySelectorAll !== "function" || found.length >= maximumFrames) return found;
-    var elements = node.querySelectorAll("iframe, frame, template, *");
-    for (var index = 0; index < elements.length && found.length < maximumFrames; index++) {
-      var element = elements[index];
-      var tag = String(element.tagName || "").toUpperCase();
-      if (tag === "IFRAME" || tag === "FRAME") found.push(element);
-      else if (tag === "TEMPLATE" && element.content) framesUnder(element.content, found);
-      if (element.shadowRoot) framesUnder(element.shadowRoot, found);
-    }
-    return found;
-  }
-
-  function stripTree(node) {
-    if (!node || typeof node !== "object") return;
-    stripFrameElement(node);
-    var frames = framesUnder(node, []);
-    for (var index = 0; index < frames.length; index++) stripFrameElement(frames[index]);
-  }
-
-  // Whether markup would create a frame with srcdoc, parsed where nothing runs or loads.
-  function hasSrcdocFrame(doc, text) {
-    try {
-      var probe = doc.createElement("template");
-      probe.innerHTML = text;
-      return framesUnder(probe.content, []).some(function (frame) {
-        return frame.hasAttribute("srcdoc");
-      });
-    } catch (_error) {
-      return true; // cannot tell: treat it as the case to refuse
-    }
-  }
+${srcdocStrippingSource}
 
   function lockFrames(win) {
     var count = 0;
@@ -163,194 +129,7 @@ export const realmLockdownSource = `function lockRealm(rootWindow) {
     }
   }
 
-  function wrapMethods(prototype, names, win) {
-    if (!prototype) return;
-    names.forEach(function (name) {
-      var descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-      if (!descriptor || typeof descriptor.value !== "function") return;
-      var original = descriptor.value;
-      var wrapped = function () {
-        // A frame navigates once it is connected: strip what this call connects (a detached
-        // parent is stripped when it is itself connected, so big trees are walked once).
-        if (!this || this.isConnected !== false) {
-          for (var index = 0; index < arguments.length; index++) stripTree(arguments[index]);
-        }
-        try {
-          return original.apply(this, arguments);
-        } finally {
-          lockFrames(win);
-        }
-      };
-      keepName(wrapped, original);
-      Object.defineProperty(prototype, name, {
-        value: wrapped,
-        writable: descriptor.writable,
-        enumerable: descriptor.enumerable,
-        configurable: descriptor.configurable
-      });
-    });
-  }
-
-  function keepName(wrapped, original) {
-    try {
-      Object.defineProperty(wrapped, "name", { value: original.name });
-      Object.defineProperty(wrapped, "length", { value: original.length });
-    } catch (_error) {
-      // Names are cosmetic.
-    }
-  }
-
-  // Attribute changes on a frame already in the page: strip srcdoc at once, before the browser can
-  // start its navigation (the MutationObserver does not see into shadow roots).
-  function wrapAttributeWrites(win) {
-    var elementPrototype = win.Element && win.Element.prototype;
-    if (elementPrototype) {
-      ["setAttribute", "setAttributeNS", "toggleAttribute", "setAttributeNode", "setAttributeNodeNS"].forEach(function (name) {
-        var descriptor = Object.getOwnPropertyDescriptor(elementPrototype, name);
-        if (!descriptor || typeof descriptor.value !== "function") return;
-        var original = descriptor.value;
-        var wrapped = function () {
-          try {
-            return original.apply(this, arguments);
-          } finally {
-            stripFrameElement(this);
-          }
-        };
-        keepName(wrapped, original);
-        Object.defineProperty(elementPrototype, name, {
-          value: wrapped,
-          writable: descriptor.writable,
-          enumerable: descriptor.enumerable,
-          configurable: descriptor.configurable
-        });
-      });
-    }
-    var attrPrototype = win.Attr && win.Attr.prototype;
-    if (attrPrototype) {
-      ["value", "nodeValue", "textContent"].forEach(function (name) {
-        var descriptor = Object.getOwnPropertyDescriptor(attrPrototype, name) ||
-          (win.Node && Object.getOwnPropertyDescriptor(win.Node.prototype, name));
-        if (!descriptor || typeof descriptor.set !== "function") return;
-        var set = descriptor.set;
-        Object.defineProperty(attrPrototype, name, {
-          get: descriptor.get,
-          set: function (value) {
-            try {
-              set.call(this, value);
-            } finally {
-              if (this && this.ownerElement) stripFrameElement(this.ownerElement);
-            }
-          },
-          enumerable: descriptor.enumerable,
-          configurable: true
-        });
-      });
-    }
-    var framePrototype = win.HTMLIFrameElement && win.HTMLIFrameElement.prototype;
-    var srcdoc = framePrototype && Object.getOwnPropertyDescriptor(framePrototype, "srcdoc");
-    if (srcdoc && typeof srcdoc.set === "function") {
-      Object.defineProperty(framePrototype, "srcdoc", {
-        get: srcdoc.get,
-        set: function () {
-          warn("refused the srcdoc of a frame in the app's view; frames may load only the app's declared frameDomains.");
-        },
-        enumerable: srcdoc.enumerable,
-        configurable: srcdoc.configurable
-      });
-    }
-  }
-
-  // A shadow root is a tree of its own: watch it like the document.
-  function wrapAttachShadow(win) {
-    var elementPrototype = win.Element && win.Element.prototype;
-    var descriptor = elementPrototype && Object.getOwnPropertyDescriptor(elementPrototype, "attachShadow");
-    if (!descriptor || typeof descriptor.value !== "function") return;
-    var original = descriptor.value;
-    var wrapped = function () {
-      var root = original.apply(this, arguments);
-      watchDocument(win, root);
-      observeDocument(win, root);
-      return root;
-    };
-    keepName(wrapped, original);
-    Object.defineProperty(elementPrototype, "attachShadow", {
-      value: wrapped,
-      writable: descriptor.writable,
-      enumerable: descriptor.enumerable,
-      configurable: descriptor.configurable
-    });
-  }
-
-  function wrapSetters(prototype, names, win) {
-    if (!prototype) return;
-    names.forEach(function (name) {
-      var descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-      if (!descriptor || typeof descriptor.set !== "function") return;
-      var set = descriptor.set;
-      Object.defineProperty(prototype, name, {
-        get: descriptor.get,
-        set: function (value) {
-          try {
-            set.call(this, value);
-          } finally {
-            lockFrames(win);
-          }
-        },
-        enumerable: descriptor.enumerable,
-        configurable: descriptor.configurable
-      });
-    });
-  }
-
-  function wrapFrameGetters(prototype) {
-    if (!prototype) return;
-    ["contentWindow", "contentDocument"].forEach(function (name) {
-      var descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-      if (!descriptor || typeof descriptor.get !== "function") return;
-      var get = descriptor.get;
-      Object.defineProperty(prototype, name, {
-        get: function () {
-          var value = get.call(this);
-          if (value) lockWindow(name === "contentWindow" ? value : value.defaultView);
-          return value;
-        },
-        enumerable: descriptor.enumerable,
-        configurable: descriptor.configurable
-      });
-    });
-  }
-
-  function wrapWrites(prototype, win) {
-    if (!prototype) return;
-    // Markup written while a page is parsed runs its scripts inside the call, before any observer
-    // could see a frame it made: refuse markup that makes a srcdoc frame, or that completes the
-    // attribute's name begun by the previous call.
-    var tail = "";
-    ["write", "writeln"].forEach(function (name) {
-      var descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-      if (!descriptor || typeof descriptor.value !== "function") return;
-      var original = descriptor.value;
-      Object.defineProperty(prototype, name, {
-        value: function () {
-          var text = Array.prototype.map.call(arguments, String).join("");
-          var spliced = /srcdoc/i.test(tail + text) && !/srcdoc/i.test(text);
-          if (spliced || (/srcdoc/i.test(text) && hasSrcdocFrame(this, text))) {
-            warn("refused document." + name + " of markup with a srcdoc frame.");
-            return undefined;
-          }
-          tail = text.slice(-6);
-          try {
-            return original.apply(this, arguments);
-          } finally {
-            lockFrames(win);
-          }
-        },
-        writable: descriptor.writable,
-        enumerable: descriptor.enumerable,
-        configurable: descriptor.configurable
-      });
-    });
-  }
+${prototypeWrappersSource}
 
   function watchDocument(win, doc) {
     // document.open() erases listeners: this runs again after every open.

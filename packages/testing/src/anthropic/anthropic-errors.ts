@@ -7,7 +7,7 @@ import { wireIds } from "../wire-ids";
  * @returns an Anthropic error answer: `{"type":"error","error":{"type","message"},"request_id"}`
  * with the `request-id` header the real API sends.
  */
-export function anthropicError(
+function anthropicError(
   status: number,
   type: string,
   message: string,

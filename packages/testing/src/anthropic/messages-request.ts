@@ -13,7 +13,7 @@ import {
 import { anthropicInvalidRequest } from "./anthropic-errors";
 
 /** The pattern Anthropic holds custom tool names to. */
-export const anthropicToolNamePattern = /^[a-zA-Z0-9_-]{1,128}$/;
+const anthropicToolNamePattern = /^[a-zA-Z0-9_-]{1,128}$/;
 
 /** @returns the content blocks of a message (a string content is one text block). */
 export function contentBlocks(content: unknown): readonly unknown[] {
@@ -27,7 +27,7 @@ export function systemBlocks(system: unknown): readonly unknown[] {
 }
 
 /** @returns the custom tools a Messages body offers (server tools carry a versioned `type`). */
-export function customTools(body: Record<string, unknown>): Record<string, unknown>[] {
+function customTools(body: Record<string, unknown>): Record<string, unknown>[] {
   return asArray(body.tools).flatMap((tool) => {
     const record = asRecord(tool);
     return record !== undefined && (record.type === undefined || record.type === "custom")

@@ -27,7 +27,7 @@ function roleOf(role: unknown): ViewMessage["role"] {
 }
 
 /** @returns the function tool names a Chat Completions body offers. */
-export function chatToolNames(body: Record<string, unknown>): string[] {
+function chatToolNames(body: Record<string, unknown>): string[] {
   return asArray(body.tools).flatMap((tool) => {
     const name = asRecord(asRecord(tool)?.function)?.name;
     return typeof name === "string" ? [name] : [];

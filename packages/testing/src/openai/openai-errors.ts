@@ -36,7 +36,7 @@ export function openaiInvalidRequest(
 }
 
 /** @returns the key masked as the real API prints it: a few first characters, `*`, the last 4. */
-export function maskKey(key: string): string {
+function maskKey(key: string): string {
   if (key.length < 12) return "*".repeat(key.length);
   return `${key.slice(0, 3)}${"*".repeat(key.length - 7)}${key.slice(-4)}`;
 }

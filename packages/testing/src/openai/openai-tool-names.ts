@@ -2,7 +2,7 @@ import type { HttpAnswer } from "../provider-api";
 import { openaiInvalidRequest } from "./openai-errors";
 
 /** The pattern OpenAI holds function names to, and their longest length. */
-export const openaiToolName = { pattern: /^[a-zA-Z0-9_-]+$/, maximumLength: 64 } as const;
+const openaiToolName = { pattern: /^[a-zA-Z0-9_-]+$/, maximumLength: 64 } as const;
 
 /**
  * Checks one function name the way the OpenAI API does (in `tools` and in earlier tool calls).

@@ -21,7 +21,7 @@ export function responsesInput(body: Record<string, unknown>): readonly unknown[
 }
 
 /** @returns the function tool names a Responses body offers. */
-export function responsesToolNames(body: Record<string, unknown>): string[] {
+function responsesToolNames(body: Record<string, unknown>): string[] {
   return asArray(body.tools).flatMap((tool) => {
     const record = asRecord(tool);
     return record?.type === "function" && typeof record.name === "string" ? [record.name] : [];

@@ -3,7 +3,7 @@
 // posts. Kept free of the DOM so they run in Node too.
 
 /** How many lines of the notes the report quotes. */
-export const REPORT_LINE_LIMIT = 5;
+const REPORT_LINE_LIMIT = 5;
 
 /** How many characters of the notes the report quotes, at most. */
 export const REPORT_CHARACTER_LIMIT = 500;

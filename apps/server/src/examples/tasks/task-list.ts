@@ -20,7 +20,7 @@ export const TASK_TITLE_LIMIT = 200;
 export const REPORT_TASK_LIMIT = 10;
 
 /** A local error of the task list, with a stable `code` and a sentence for the person. */
-export class TaskListError extends Error {
+class TaskListError extends Error {
   override readonly name = "TaskListError";
 
   /**

@@ -9,11 +9,13 @@ export type ToolResult = McpUiToolResultNotification["params"];
 const SDK_PREFIX = /^MCP error -?\d+:\s*/u;
 
 /**
- * The message of a rejected request, without the SDK's `MCP error <code>:` prefix.
+ * The message of a rejected request, without the SDK's `MCP error <code>:` prefix, for the view to
+ * show. (Views are bundled for the browser on their own, so this does not import the protocol
+ * package's `errorMessage`, whose package brings zod.)
  *
  * @returns the host's text, or a generic sentence when the error has none.
  */
-export function errorMessage(error: unknown): string {
+export function requestErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   const text = message.replace(SDK_PREFIX, "").trim();
   return text === "" ? "The host did not complete the request." : text;

@@ -15,7 +15,8 @@ import {
 } from "@mcp-chat-host/protocol";
 import { Server, type Socket as ServerSocket } from "socket.io";
 import { io } from "socket.io-client";
-import type { CardSocket } from "../card-socket";
+import { adaptSocket, type HostSocketIo } from "../../socket/create-host-socket";
+import type { HostSocket } from "../../socket/host-socket";
 
 /** One event the page sent, in arrival order. */
 export interface ReceivedEvent {
@@ -36,8 +37,8 @@ interface NodeHttpServer {
 
 /** The test server, its client socket, and what it saw. */
 export interface CardSocketServer {
-  /** The page's socket, connected. */
-  client: CardSocket;
+  /** The page's socket (socket.io's real client, adapted as the page adapts it), connected. */
+  client: HostSocket;
   /** Every event the page sent, in order. */
   received: ReceivedEvent[];
   /** Sets how the server answers an event (default: a `not_found` error). */
@@ -113,17 +114,17 @@ export async function startCardSocketServer(): Promise<CardSocketServer> {
     );
   });
 
-  const client: CardSocket = io(`http://127.0.0.1:${address.port}`, {
+  const raw: HostSocketIo = io(`http://127.0.0.1:${address.port}`, {
     transports: ["websocket"],
     reconnection: false,
   });
   await new Promise<void>((resolve, reject) => {
-    client.once("connect", () => resolve());
-    client.once("connect_error", reject);
+    raw.once("connect", () => resolve());
+    raw.once("connect_error", reject);
   });
 
   return {
-    client,
+    client: adaptSocket(raw),
     received,
     answer(event, answer) {
       answers.set(event, answer as unknown as Answer<ClientEventName>);
@@ -141,7 +142,7 @@ export async function startCardSocketServer(): Promise<CardSocketServer> {
         (socket.emit as (name: string, value: unknown) => void)(event, payload);
     },
     async close() {
-      client.close();
+      raw.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -5,15 +5,16 @@ import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
 import { App } from "@modelcontextprotocol/ext-apps";
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { afterEach, beforeEach, expect, vi, type Mock } from "vitest";
+import type { CardResume } from "../card-controller-options";
 import { CardController } from "../card-controller";
-import { requestAck } from "../card-socket";
-import { cardStoreAccess } from "../card-store";
+import { requestValue } from "../../socket/request";
+import { cardViewAccess } from "../../state/host-store";
 import type { TimerFunctions } from "../teardown-with-timeout";
 import { startCardSocketServer, type CardSocketServer } from "./card-socket-server";
 import { memoryGrants, type MemoryGrants } from "./memory-grants";
 import { attributeSet, createViewHarness, type ViewHarness } from "./view-harness";
 
-export const sandboxOrigin = "http://127.0.0.1:45999";
+const sandboxOrigin = "http://127.0.0.1:45999";
 
 export function descriptor(overrides: Partial<CardDescriptor> = {}): CardDescriptor {
   return {
@@ -108,6 +109,8 @@ export interface ControllerFixture {
     card?: CardDescriptor;
     timers?: TimerFunctions;
     onClose?: () => void;
+    onReport?: (instanceId: string, text: string) => void;
+    resume?: CardResume;
   }): CardController;
   /** Attach, proxy ready, view loaded and initialised, input received. */
   openCard(
@@ -127,7 +130,7 @@ export interface ControllerFixture {
  *
  * @returns the fixture, filled in before each test.
  */
-export function useControllerFixture(): ControllerFixture {
+export function setUpControllerFixture(): ControllerFixture {
   const controllers: CardController[] = [];
   const fixture = {
     pageActions: {
@@ -151,7 +154,7 @@ export function useControllerFixture(): ControllerFixture {
   afterEach(async () => {
     for (const controller of controllers.splice(0)) {
       await controller.dispose("unmounted");
-      cardStoreAccess.remove(controller.instanceId);
+      cardViewAccess.remove(controller.instanceId);
     }
     fixture.holder.remove();
     await fixture.server.close();
@@ -164,7 +167,11 @@ export function useControllerFixture(): ControllerFixture {
       iframe: fixture.iframe,
       holder: fixture.holder,
       theme: "light",
-      callbacks: () => ({ onClose: options.onClose ?? (() => undefined) }),
+      callbacks: () => ({
+        onClose: options.onClose ?? (() => undefined),
+        onReport: options.onReport,
+      }),
+      resume: options.resume,
       createTransport: () => fixture.harness.hostSide,
       page: fixture.pageActions,
       permissions: fixture.grants,
@@ -177,7 +184,7 @@ export function useControllerFixture(): ControllerFixture {
 
   fixture.roundTrip = async () => {
     fixture.server.answer("card:log", () => ({}));
-    await requestAck(fixture.server.client, "card:log", {
+    await requestValue(fixture.server.client, "card:log", {
       instanceId: "sync",
       level: "debug",
       data: null,

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useApprovalsStore } from "../../state/approvals-store";
-import { resetStores } from "../../state/reset-stores";
+import { useHostStore } from "../../state/host-store";
+import { resetStores } from "../../test-support/reset-stores";
 import { FakeSocket } from "../../test-support/fake-socket";
 import { approvalRequest } from "../../test-support/records";
 import {
@@ -17,35 +17,35 @@ import {
 } from "../../test-support/render";
 import { ApprovalDialog } from "./approval-dialog";
 
-const approvals = useApprovalsStore.getState;
+const approvals = useHostStore.getState;
 
 function queuedIds(): string[] {
-  return approvals().queue.map((request) => request.approvalId);
+  return approvals().approvalQueue.map((request) => request.approvalId);
 }
 
 describe("approvals store", () => {
   beforeEach(() => resetStores());
 
   it("queues requests once each, oldest first, and settles any of them", () => {
-    approvals().enqueue(approvalRequest("a1"));
-    approvals().enqueue(approvalRequest("a2"));
-    approvals().enqueue(approvalRequest("a3"));
-    approvals().enqueue(approvalRequest("a2"));
+    approvals().enqueueApproval(approvalRequest("a1"));
+    approvals().enqueueApproval(approvalRequest("a2"));
+    approvals().enqueueApproval(approvalRequest("a3"));
+    approvals().enqueueApproval(approvalRequest("a2"));
     expect(queuedIds()).toEqual(["a1", "a2", "a3"]);
-    approvals().settle("a2");
+    approvals().settleApproval("a2");
     expect(queuedIds()).toEqual(["a1", "a3"]);
-    approvals().settle("unknown");
+    approvals().settleApproval("unknown");
     expect(queuedIds()).toEqual(["a1", "a3"]);
   });
 
   it("clears the error with the request it belongs to", () => {
-    approvals().enqueue(approvalRequest("a1"));
-    approvals().enqueue(approvalRequest("a2"));
-    approvals().setError("Failed.");
-    approvals().settle("a2");
-    expect(approvals().error).toBe("Failed.");
-    approvals().settle("a1");
-    expect(approvals().error).toBeNull();
+    approvals().enqueueApproval(approvalRequest("a1"));
+    approvals().enqueueApproval(approvalRequest("a2"));
+    approvals().setApprovalError("Failed.");
+    approvals().settleApproval("a2");
+    expect(approvals().approvalError).toBe("Failed.");
+    approvals().settleApproval("a1");
+    expect(approvals().approvalError).toBeNull();
   });
 });
 
@@ -69,7 +69,7 @@ describe("ApprovalDialog", () => {
 
   it("shows the card, the tool, its arguments, its hints and the question", async () => {
     await act0(() =>
-      approvals().enqueue(
+      approvals().enqueueApproval(
         approvalRequest("a1", {
           title: "Notes",
           source: "notes-server",
@@ -104,14 +104,14 @@ describe("ApprovalDialog", () => {
     ["approval-allow-card", "allow-card"],
     ["approval-allow-conversation", "allow-conversation"],
   ] as const)("%s answers %s", async (testId, decision) => {
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
     await click(byTestId(view.container, testId));
     await waitUntil(() => dialog() === null, "the dialog closes");
     expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision }]);
   });
 
   it("refuses with the typed reason", async () => {
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
     await typeInto(byTestId<HTMLInputElement>(view.container, "approval-reason"), "  Not now ");
     await click(byTestId(view.container, "approval-refuse"));
     await waitUntil(() => dialog() === null, "the dialog closes");
@@ -121,7 +121,7 @@ describe("ApprovalDialog", () => {
   });
 
   it("refuses on Escape", async () => {
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
     const element = dialog();
     if (element === null) throw new Error("no dialog");
     await pressKey(element, "Escape");
@@ -131,8 +131,8 @@ describe("ApprovalDialog", () => {
 
   it("shows several pending requests one at a time, with a counter", async () => {
     await act0(() => {
-      approvals().enqueue(approvalRequest("a1", { tool: "first-tool" }));
-      approvals().enqueue(approvalRequest("a2", { tool: "second-tool" }));
+      approvals().enqueueApproval(approvalRequest("a1", { tool: "first-tool" }));
+      approvals().enqueueApproval(approvalRequest("a2", { tool: "second-tool" }));
     });
     expect(byTestId(view.container, "approval-counter").textContent).toBe("1 of 2");
     expect(byTestId(view.container, "approval-tool").textContent).toBe("first-tool");
@@ -147,10 +147,10 @@ describe("ApprovalDialog", () => {
 
   it("drops a request settled elsewhere and shows the next", async () => {
     await act0(() => {
-      approvals().enqueue(approvalRequest("a1"));
-      approvals().enqueue(approvalRequest("a2"));
+      approvals().enqueueApproval(approvalRequest("a1"));
+      approvals().enqueueApproval(approvalRequest("a2"));
     });
-    await act0(() => approvals().settle("a1"));
+    await act0(() => approvals().settleApproval("a1"));
     expect(dialog()?.getAttribute("data-approval-id")).toBe("a2");
     expect(socket.sent("approval:answer")).toEqual([]);
   });
@@ -160,7 +160,7 @@ describe("ApprovalDialog", () => {
       ok: false,
       error: wireError("internal", "The server failed; answer again."),
     }));
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
     await click(byTestId(view.container, "approval-allow-once"));
     await waitUntil(
       () => view.container.querySelector('[data-testid="approval-error"]') !== null,
@@ -177,13 +177,13 @@ describe("ApprovalDialog", () => {
       ok: false,
       error: wireError("not_found", "No such approval."),
     }));
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
     await click(byTestId(view.container, "approval-allow-once"));
     await waitUntil(() => dialog() === null, "the dialog closes");
   });
 
   it("keeps Tab inside the dialog", async () => {
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
     const refuse = byTestId(view.container, "approval-refuse");
     const allowOnce = byTestId(view.container, "approval-allow-once");
     refuse.focus();
@@ -206,7 +206,7 @@ describe("ApprovalDialog's arming (issue 9, item 1)", () => {
     clock = 1_000;
     socket = new FakeSocket().respond("approval:answer", () => ({ ok: true, value: {} }));
     view = await render(<ApprovalDialog arming={{ now: () => clock, delayMs: 600 }} />, socket);
-    await act0(() => approvals().enqueue(approvalRequest("a1")));
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
   });
   afterEach(async () => view.unmount());
 

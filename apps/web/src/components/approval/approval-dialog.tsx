@@ -5,7 +5,7 @@ import { answerApproval } from "../../actions/answer-approval";
 import type { ConsentArmingOptions } from "../../consent/consent-arming";
 import { useConsentArming } from "../../consent/use-consent-arming";
 import { useSocket } from "../../socket/socket-context";
-import { useApprovalsStore } from "../../state/approvals-store";
+import { useHostStore } from "../../state/host-store";
 import { prettyJson } from "../common/format";
 import { HostDialog } from "../common/host-dialog";
 import { AnnotationBadges } from "./annotation-badges";
@@ -19,8 +19,8 @@ function ApprovalPanel(props: {
 }) {
   const { request, position, total } = props;
   const socket = useSocket();
-  const answering = useApprovalsStore((state) => state.answering !== null);
-  const error = useApprovalsStore((state) => state.error);
+  const answering = useHostStore((state) => state.answeringApproval !== null);
+  const error = useHostStore((state) => state.approvalError);
   const [reason, setReason] = useState("");
   const dialog = useRef<HTMLDivElement>(null);
   const consent = useConsentArming(dialog, props.arming);
@@ -159,7 +159,7 @@ function ApprovalPanel(props: {
  * @param props.arming - the arming clock and delay (tests).
  */
 export function ApprovalDialog(props: { arming?: ConsentArmingOptions }) {
-  const queue = useApprovalsStore((state) => state.queue);
+  const queue = useHostStore((state) => state.approvalQueue);
   const first = queue[0];
   if (first === undefined) return null;
   // A new request gets a fresh panel: its reason field, focus and arming start over.

@@ -3,8 +3,8 @@
 import type { AuditEntry } from "@mcp-chat-host/protocol";
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useCardsStore } from "../../state/cards-store";
-import { resetStores } from "../../state/reset-stores";
+import { useHostStore } from "../../state/host-store";
+import { resetStores } from "../../test-support/reset-stores";
 import { FakeSocket } from "../../test-support/fake-socket";
 import { cardDescriptor } from "../../test-support/records";
 import {
@@ -60,7 +60,9 @@ describe("AuditPanel", () => {
     resetStores();
     closed = 0;
     socket = new FakeSocket();
-    useCardsStore.getState().opened(cardDescriptor("card-1", { title: "Notes", source: "notes" }));
+    useHostStore
+      .getState()
+      .cardOpened(cardDescriptor("card-1", { title: "Notes", source: "notes" }));
   });
   afterEach(async () => view.unmount());
 

@@ -2,7 +2,7 @@ import type { AuditEntry } from "@mcp-chat-host/protocol";
 import { useEffect, useId, useState } from "react";
 import { listAudit } from "../../actions/list-audit";
 import { useSocket } from "../../socket/socket-context";
-import { useCardsStore } from "../../state/cards-store";
+import { useHostStore } from "../../state/host-store";
 import { formatDuration, formatTime } from "../common/format";
 import { HostDialog } from "../common/host-dialog";
 import { approvalText, verdictText } from "./audit-entry-text";
@@ -14,7 +14,7 @@ type Loaded =
 
 function AuditRow(props: { entry: AuditEntry }) {
   const { entry } = props;
-  const title = useCardsStore((state) => state.cards[entry.instanceId]?.descriptor.title ?? null);
+  const title = useHostStore((state) => state.cards[entry.instanceId]?.descriptor.title ?? null);
   const approval = approvalText(entry.approval);
   return (
     <li
@@ -56,18 +56,17 @@ function AuditRow(props: { entry: AuditEntry }) {
 export function AuditPanel(props: { conversationId: string | null; onClose: () => void }) {
   const { conversationId, onClose } = props;
   const socket = useSocket();
-  const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
+  const [fetched, setFetched] = useState<Loaded>({ state: "loading" });
+  // Before its first message a conversation has no audit to ask for.
+  const loaded: Loaded = conversationId === null ? { state: "ready", entries: [] } : fetched;
   const titleId = useId();
 
   useEffect(() => {
-    if (conversationId === null) {
-      setLoaded({ state: "ready", entries: [] });
-      return;
-    }
+    if (conversationId === null) return;
     let current = true;
     void listAudit(socket, conversationId).then((answer) => {
       if (!current) return;
-      setLoaded(
+      setFetched(
         answer.ok
           ? { state: "ready", entries: answer.entries }
           : { state: "error", message: answer.message },

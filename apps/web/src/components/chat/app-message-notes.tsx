@@ -1,4 +1,5 @@
-import { useComposerStore } from "../../state/composer-store";
+import { composerOf } from "../../state/composer-slice";
+import { useHostStore } from "../../state/host-store";
 
 /** Most characters of a suggestion shown before it is put in the box (all of it goes there). */
 const previewChars = 400;
@@ -16,11 +17,11 @@ function preview(text: string): string {
  */
 export function AppMessageNotes(props: { chatId: string }) {
   const { chatId } = props;
-  const author = useComposerStore((state) => state.authors[chatId] ?? null);
-  const suggestion = useComposerStore((state) => state.suggestions[chatId] ?? null);
-  const accept = useComposerStore((state) => state.acceptSuggestion);
-  const dismiss = useComposerStore((state) => state.dismissSuggestion);
-  const clear = useComposerStore((state) => state.clearAppText);
+  const author = useHostStore((state) => composerOf(state, chatId).author);
+  const suggestion = useHostStore((state) => composerOf(state, chatId).suggestion);
+  const accept = useHostStore((state) => state.acceptSuggestion);
+  const dismiss = useHostStore((state) => state.dismissSuggestion);
+  const clear = useHostStore((state) => state.clearAppText);
   if (author === null && suggestion === null) return null;
   return (
     <div className="app-message-notes">

@@ -1,22 +1,29 @@
-import { CardView } from "../../cards";
-import { useSocketContext } from "../../socket/socket-context";
-import { useCardsStore } from "../../state/cards-store";
+import type { CardDescriptor } from "@mcp-chat-host/protocol";
+import { useRef } from "react";
+import { CardView, type CardViewProps } from "../../cards/card-view";
+import { CardStandIn } from "../../cards/card-stand-in";
+import { pageLiveViews } from "../../cards/live-view-budget";
+import { reportTextOf } from "../../cards/page-request-tracking";
+import type { Theme } from "../../cards/style-variables";
+import { useLiveView } from "../../cards/use-live-view";
+import { useSocket } from "../../socket/socket-context";
+import { useHostStore } from "../../state/host-store";
 import { effectiveTheme, useThemeStore } from "../../state/theme-store";
-import { useToolsStore } from "../../state/tools-store";
 import { modelNameOf } from "./tool-label";
 
 /**
  * Where a card shows in the conversation (or a pane in the side panel): the live card
- * (`cards/card-view.tsx`) while it is open; a one-line note once the person closed it. Without a
- * real socket (unit tests) it shows the card's title bar and state instead of the live view.
+ * (`cards/card-view.tsx`) while it is open; a one-line note once the person closed it.
  * The card's tool shows by its own name; the model's name for it, when different, as a hint.
+ * A conversation's cards are live only near the viewport, within the page's live view budget
+ * (`cards/live-view-budget.ts`); elsewhere a light stand-in shows. Panes are always live.
  */
 export function CardSlot(props: { instanceId: string; chatId: string | null }) {
-  const entry = useCardsStore((state) => state.cards[props.instanceId]);
-  const markClosed = useCardsStore((state) => state.closed);
+  const entry = useHostStore((state) => state.cards[props.instanceId]);
+  const markClosed = useHostStore((state) => state.cardClosed);
   const theme = useThemeStore(effectiveTheme);
-  const { cardSocket } = useSocketContext();
-  const chatTools = useToolsStore((state) => {
+  const socket = useSocket();
+  const chatTools = useHostStore((state) => {
     const chatId = entry?.descriptor.chatId ?? props.chatId;
     return chatId === null ? undefined : state.chatTools[chatId];
   });
@@ -36,44 +43,74 @@ export function CardSlot(props: { instanceId: string; chatId: string | null }) {
       </div>
     );
   }
-  if (cardSocket !== null) {
-    return (
-      <CardView
-        card={descriptor}
-        chatId={props.chatId}
-        socket={cardSocket}
-        theme={theme}
-        toolModelName={toolModelName}
-        onClose={(instanceId) => markClosed(instanceId, "closed")}
-      />
-    );
-  }
   return (
-    <section
-      className="card"
-      data-testid="card"
-      data-instance-id={descriptor.instanceId}
-      aria-label={`App: ${descriptor.title}`}
-    >
-      <header className="card-title-bar">
-        <span className="card-title">{descriptor.title}</span>
-        <span
-          className="card-source"
-          data-testid="card-source"
-          title={toolModelName !== null ? `The model calls this tool ${toolModelName}` : undefined}
-        >
-          {descriptor.source} · {descriptor.tool}
-        </span>
-      </header>
-      <div className="card-body">
-        {entry.closedByServer !== null
-          ? `This app was closed: ${entry.closedByServer}`
-          : entry.cancelled !== null
-            ? `The app's tool call did not finish: ${entry.cancelled}`
-            : entry.result === null
-              ? "Waiting for the app's tool call…"
-              : "The app's view shows here."}
-      </div>
-    </section>
+    <BudgetedCard
+      descriptor={descriptor}
+      chatId={props.chatId}
+      socket={socket}
+      theme={theme}
+      toolModelName={toolModelName}
+      result={entry.result}
+      onClose={(instanceId) => {
+        pageLiveViews.forget(instanceId);
+        markClosed(instanceId, "closed");
+      }}
+    />
   );
+}
+
+/** A card's place in the page: its live view while the budget gives it one, else its stand-in. */
+function BudgetedCard(props: {
+  descriptor: CardDescriptor;
+  chatId: string | null;
+  socket: CardViewProps["socket"];
+  theme: Theme;
+  toolModelName: string | null;
+  result: Record<string, unknown> | null;
+  onClose: (instanceId: string) => void;
+}) {
+  const { descriptor } = props;
+  const slot = useRef<HTMLDivElement>(null);
+  const budgeted = descriptor.kind === "card";
+  const state = useLiveView(descriptor.instanceId, slot, budgeted);
+  const memory = budgeted ? pageLiveViews.memoryOf(descriptor.instanceId) : undefined;
+  const live = state === "live" || state === "pausing";
+  const pausedAt = memory?.pausedAt ?? null;
+  return (
+    <div ref={slot} className="card-slot" data-live-view={state}>
+      {live ? (
+        <CardView
+          card={descriptor}
+          chatId={props.chatId}
+          socket={props.socket}
+          theme={props.theme}
+          toolModelName={props.toolModelName}
+          onClose={props.onClose}
+          onReport={(instanceId, text) => pageLiveViews.noteReport(instanceId, text)}
+          resume={
+            pausedAt === null ? undefined : { pausedAt, frameHeight: memory?.frameHeight ?? null }
+          }
+          bindLiveView={
+            budgeted
+              ? (control) => pageLiveViews.bindView(descriptor.instanceId, control)
+              : undefined
+          }
+        />
+      ) : (
+        <CardStandIn
+          instanceId={descriptor.instanceId}
+          title={descriptor.title}
+          source={descriptor.source}
+          tool={descriptor.tool}
+          state={state}
+          memory={memory}
+          resultText={reportTextOf({ content: asArray(props.result?.["content"]) }) ?? ""}
+        />
+      )}
+    </div>
+  );
+}
+
+function asArray(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? (value as unknown[]) : undefined;
 }

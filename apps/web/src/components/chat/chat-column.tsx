@@ -1,7 +1,6 @@
 import type { ChatInfo } from "@mcp-chat-host/protocol";
 import { useRef, useState } from "react";
-import { useConversationsStore } from "../../state/conversations-store";
-import { useMessagesStore } from "../../state/messages-store";
+import { useHostStore } from "../../state/host-store";
 import { AuditPanel } from "../audit/audit-panel";
 import { ContextInspector } from "../context/context-inspector";
 import { Composer } from "./composer";
@@ -22,13 +21,13 @@ export function ChatColumn(props: {
   const { chat } = props;
   const [inspecting, setInspecting] = useState(false);
   const [auditing, setAuditing] = useState(false);
-  const conversationId = useConversationsStore((state) => state.currentId);
+  const conversationId = useHostStore((state) => state.currentConversationId);
   const column = useRef<HTMLElement>(null);
   const dock = useRef<HTMLDivElement>(null);
   useDockHeight(column, dock);
-  const running = useMessagesStore((state) => {
-    if (state.running[chat.id] === true) return true;
-    const messages = state.chats[chat.id];
+  const running = useHostStore((state) => {
+    if (state.runningChats[chat.id] === true) return true;
+    const messages = state.messagesByChat[chat.id];
     return (
       messages !== undefined &&
       messages.order.some((id) => messages.byId[id]?.status === "streaming")

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useComposerStore } from "../../state/composer-store";
-import { resetStores } from "../../state/reset-stores";
+import { useHostStore } from "../../state/host-store";
+import { resetStores } from "../../test-support/reset-stores";
 import { FakeSocket } from "../../test-support/fake-socket";
 import {
   act0,
@@ -127,9 +127,7 @@ describe("Composer", () => {
   it("puts an app's text in an empty box without taking the focus, and names the app", async () => {
     const { input } = await mount();
     expect(document.activeElement).not.toBe(input);
-    await act0(() =>
-      useComposerStore.getState().offerAppMessage("chat", "Compare\nthese two", notes),
-    );
+    await act0(() => useHostStore.getState().offerAppMessage("chat", "Compare\nthese two", notes));
     expect(input.value).toBe("Compare\nthese two");
     // Issue 9, item 3: no focus, so no key the person presses next sends it by surprise.
     expect(document.activeElement).not.toBe(input);
@@ -147,9 +145,7 @@ describe("Composer", () => {
   it("never replaces what the person typed: the app's text waits as a suggestion", async () => {
     const { input } = await mount();
     await typeInto(input, "my own words");
-    await act0(() =>
-      useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes),
-    );
+    await act0(() => useHostStore.getState().offerAppMessage("chat", "/call delete-all", notes));
     expect(input.value).toBe("my own words");
     expect(byTestId(view.container, "composer-suggestion-app").textContent).toBe(
       "Notes (notes-server)",
@@ -165,9 +161,7 @@ describe("Composer", () => {
   it("keeps an app's text out of an empty box the person is typing in", async () => {
     const { input } = await mount();
     await act0(() => input.focus());
-    await act0(() =>
-      useComposerStore.getState().offerAppMessage("chat", "/call delete-all", notes),
-    );
+    await act0(() => useHostStore.getState().offerAppMessage("chat", "/call delete-all", notes));
     expect(input.value).toBe("");
     expect(document.activeElement).toBe(input);
     // Enter in the box sends nothing: the text is not in it.
@@ -180,7 +174,7 @@ describe("Composer", () => {
 
   it("forgets which app wrote the text once it is sent", async () => {
     const { input, send } = await mount();
-    await act0(() => useComposerStore.getState().offerAppMessage("chat", "Summarise", notes));
+    await act0(() => useHostStore.getState().offerAppMessage("chat", "Summarise", notes));
     await click(send);
     await waitUntil(() => input.value === "", "the box empties after the send");
     expect(socket.sent("message:send")).toMatchObject([{ chatId: "chat", text: "Summarise" }]);

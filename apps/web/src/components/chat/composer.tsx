@@ -2,7 +2,8 @@ import { limits } from "@mcp-chat-host/protocol";
 import { type KeyboardEvent, useEffect, useId, useRef } from "react";
 import { sendMessage, stopTurn } from "../../actions/send-message";
 import { useSocket } from "../../socket/socket-context";
-import { useComposerStore } from "../../state/composer-store";
+import { composerOf } from "../../state/composer-slice";
+import { useHostStore } from "../../state/host-store";
 import { AppMessageNotes } from "./app-message-notes";
 import { composerKeyAction } from "./composer-keys";
 
@@ -10,17 +11,17 @@ import { composerKeyAction } from "./composer-keys";
  * A chat's input box: Enter sends, Shift+Enter adds a line, Send is disabled while the box is
  * empty, and Stop replaces it while a reply streams. A failed send keeps the text and says why.
  * Text an app wrote (compose mode) is named above the box; it never replaces what the person
- * typed and never takes the focus (`state/composer-store.ts`, `offerAppMessage`).
+ * typed and never takes the focus (`state/composer-slice.ts`, `offerAppMessage`).
  */
 export function Composer(props: { chatId: string; chatTitle: string; running: boolean }) {
   const { chatId, running } = props;
   const socket = useSocket();
-  const text = useComposerStore((state) => state.texts[chatId] ?? "");
-  const sending = useComposerStore((state) => state.sending[chatId] === true);
-  const error = useComposerStore((state) => state.errors[chatId] ?? null);
-  const focusRequest = useComposerStore((state) => state.focusRequests[chatId] ?? 0);
-  const setText = useComposerStore((state) => state.setText);
-  const setFocused = useComposerStore((state) => state.setFocused);
+  const text = useHostStore((state) => composerOf(state, chatId).text);
+  const sending = useHostStore((state) => composerOf(state, chatId).sending);
+  const error = useHostStore((state) => composerOf(state, chatId).error);
+  const focusRequest = useHostStore((state) => composerOf(state, chatId).focusRequest);
+  const setText = useHostStore((state) => state.setComposerText);
+  const setFocused = useHostStore((state) => state.setComposerFocused);
   const textArea = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const errorId = useId();

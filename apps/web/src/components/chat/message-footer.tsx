@@ -1,5 +1,5 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
-import { useMessagesStore } from "../../state/messages-store";
+import { useHostStore } from "../../state/host-store";
 import { formatUsage } from "../common/format";
 import { MessageStatusNote } from "./message-status-note";
 import { RetryButton } from "./retry-button";
@@ -13,10 +13,10 @@ const retryStatuses: ReadonlySet<ChatMessage["status"]> = new Set([
 
 /** True when `message` is its chat's last message and the chat has no turn running. */
 function useIsIdleLast(message: ChatMessage): boolean {
-  return useMessagesStore((state) => {
-    const chat = state.chats[message.chatId];
+  return useHostStore((state) => {
+    const chat = state.messagesByChat[message.chatId];
     if (chat === undefined || chat.order[chat.order.length - 1] !== message.id) return false;
-    if (state.running[message.chatId] === true) return false;
+    if (state.runningChats[message.chatId] === true) return false;
     return !chat.order.some((id) => chat.byId[id]?.status === "streaming");
   });
 }

@@ -1,12 +1,9 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { useShallow } from "zustand/react/shallow";
-import { useCardsStore } from "../../state/cards-store";
-import { useMessagesStore } from "../../state/messages-store";
+import { useHostStore } from "../../state/host-store";
 import { CardSlot } from "./card-slot";
 import { MessageView } from "./message-view";
-
-/** How close to the bottom (px) counts as "reading the latest": new text then scrolls into view. */
-const stickToBottomPx = 80;
+import { tailOf, useFollowBottom } from "./use-follow-bottom";
 
 /**
  * A chat's messages, oldest first, followed by the chat's cards that belong to no message. It is
@@ -14,13 +11,13 @@ const stickToBottomPx = 80;
  */
 export function MessageList(props: { chatId: string; ownsUnassignedCards: boolean }) {
   const { chatId, ownsUnassignedCards } = props;
-  const messages = useMessagesStore(
+  const messages = useHostStore(
     useShallow((state) => {
-      const chat = state.chats[chatId];
+      const chat = state.messagesByChat[chatId];
       return chat === undefined ? [] : chat.order.flatMap((id) => chat.byId[id] ?? []);
     }),
   );
-  const looseCards = useCardsStore(
+  const looseCards = useHostStore(
     useShallow((state) =>
       Object.values(state.cards)
         .filter(
@@ -35,16 +32,12 @@ export function MessageList(props: { chatId: string; ownsUnassignedCards: boolea
   );
   const streaming = messages.some((message) => message.status === "streaming");
   const container = useRef<HTMLDivElement>(null);
-  const nearBottom = useRef(true);
-
-  useEffect(() => {
-    const element = container.current;
-    // Follow new content only when the person is already at the bottom: never yank them away
-    // from what they scrolled up to read. (jsdom has no scrollTo.)
-    if (element !== null && nearBottom.current && typeof element.scrollTo === "function") {
-      element.scrollTo({ top: element.scrollHeight });
-    }
-  });
+  // At the end on opening; then following new content only while the person reads the latest.
+  const onScroll = useFollowBottom(
+    container,
+    `${messages[0]?.conversationId ?? ""}:${chatId}`,
+    tailOf(messages.length, messages.at(-1), looseCards.length),
+  );
 
   return (
     <div
@@ -55,11 +48,8 @@ export function MessageList(props: { chatId: string; ownsUnassignedCards: boolea
       aria-busy={streaming}
       aria-label="Messages"
       data-testid="message-list"
-      onScroll={(event) => {
-        const element = event.currentTarget;
-        nearBottom.current =
-          element.scrollHeight - element.scrollTop - element.clientHeight < stickToBottomPx;
-      }}
+      data-scroll-root=""
+      onScroll={onScroll}
     >
       <div className="message-column">
         {messages.length === 0 && looseCards.length === 0 ? (

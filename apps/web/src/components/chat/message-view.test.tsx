@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { useCardsStore } from "../../state/cards-store";
-import { useMessagesStore } from "../../state/messages-store";
-import { resetStores } from "../../state/reset-stores";
-import { useSessionStore } from "../../state/session-store";
-import { useToolsStore } from "../../state/tools-store";
+import { useHostStore } from "../../state/host-store";
+
+import { resetStores } from "../../test-support/reset-stores";
+import { showCards, showMessages } from "../../test-support/store-state";
+
 import { FakeSocket } from "../../test-support/fake-socket";
 import { cardDescriptor, chatMessage } from "../../test-support/records";
 import {
@@ -97,19 +97,22 @@ describe("MessageView", () => {
         { type: "card", instanceId: "host-1" },
       ],
     });
-    useToolsStore.getState().replaceFromMessages([message]);
-    useCardsStore.getState().replace([cardDescriptor("host-1", { messageId: "a1" })], []);
+    showCards([cardDescriptor("host-1", { messageId: "a1" })]);
     view = await render(<MessageView message={message} />, new FakeSocket());
     const body = byTestId(view.container, "message-parts");
-    const order = [...body.children].map(
-      (wrapper) =>
-        wrapper.firstElementChild?.getAttribute("data-testid") ??
-        wrapper.firstElementChild?.className,
-    );
+    // Each part's element, or the first marked element inside it (a card's slot holds the card).
+    const order = [...body.children].map((wrapper) => {
+      const first = wrapper.firstElementChild;
+      return (
+        first?.getAttribute("data-testid") ??
+        first?.querySelector("[data-testid]")?.getAttribute("data-testid") ??
+        first?.className
+      );
+    });
     expect(order).toEqual(["markdown", "tool-row", "card"]);
     expect(allByTestId(view.container, "card")).toHaveLength(1);
     // Once the person closed it, the card leaves; a one-line note stays where it was.
-    await act0(() => useCardsStore.getState().closed("host-1", "closed"));
+    await act0(() => useHostStore.getState().cardClosed("host-1", "closed"));
     expect(allByTestId(view.container, "card")).toHaveLength(0);
     expect(byTestId(view.container, "card-closed").textContent).toContain("Notes");
   });
@@ -125,7 +128,8 @@ describe("ToolRowView", () => {
       status: "streaming",
       parts: [{ type: "tool-call", toolCallId: "t1", name: "count", arguments: { to: 4 } }],
     });
-    useToolsStore.getState().started({
+    showMessages("conv-1", [message]);
+    useHostStore.getState().toolStarted({
       conversationId: "conv-1",
       chatId: "chat",
       messageId: "a1",
@@ -134,9 +138,9 @@ describe("ToolRowView", () => {
       arguments: { to: 4 },
       startedAt: Date.now(),
     });
-    useToolsStore
+    useHostStore
       .getState()
-      .progressed({ chatId: "chat", toolCallId: "t1", progress: 1, total: 4 });
+      .toolProgressed({ chatId: "chat", toolCallId: "t1", progress: 1, total: 4 });
     view = await render(<MessageView message={message} />, new FakeSocket());
     const row = byTestId(view.container, "tool-row");
     expect(row.getAttribute("data-status")).toBe("running");
@@ -146,7 +150,7 @@ describe("ToolRowView", () => {
     expect(row.querySelector(".spinner")).not.toBeNull();
     expect(row.textContent).toContain(JSON.stringify({ to: 4 }, null, 2));
     await act0(() =>
-      useToolsStore.getState().finished({
+      useHostStore.getState().toolFinished({
         chatId: "chat",
         toolCallId: "t1",
         name: "count",
@@ -179,7 +183,7 @@ describe("a reply's footer", () => {
   });
 
   async function renderChat(messages: ChatMessage[], running: string[] = []) {
-    useMessagesStore.getState().replace("conv-1", messages, running);
+    showMessages("conv-1", messages, running);
     view = await render(<MessageList chatId="chat" ownsUnassignedCards />, socket);
   }
 
@@ -192,7 +196,7 @@ describe("a reply's footer", () => {
     );
     await click(byTestId(view.container, "retry-button"));
     expect(socket.sent("turn:retry")).toEqual([{ chatId: "chat", messageId: "a1" }]);
-    expect(useSessionStore.getState().notices).toEqual([]);
+    expect(useHostStore.getState().notices).toEqual([]);
   });
 
   it("says so in a notice when the server refuses the retry", async () => {
@@ -203,8 +207,8 @@ describe("a reply's footer", () => {
     await renderChat([failed]);
     const button = byTestId<HTMLButtonElement>(view.container, "retry-button");
     await click(button);
-    await waitUntil(() => useSessionStore.getState().notices.length === 1, "a notice shows");
-    expect(useSessionStore.getState().notices[0]).toMatchObject({
+    await waitUntil(() => useHostStore.getState().notices.length === 1, "a notice shows");
+    expect(useHostStore.getState().notices[0]).toMatchObject({
       level: "error",
       message: "The reply could not be run again: A reply is still being written.",
     });
@@ -214,20 +218,18 @@ describe("a reply's footer", () => {
   it("offers Retry after a stop or an interruption, never while the chat runs or on older replies", async () => {
     await renderChat([chatMessage("a0", { seq: 1, status: "stopped" })]);
     expect(allByTestId(view.container, "retry-button")).toHaveLength(1);
-    await act0(() => useMessagesStore.getState().setRunning("chat", true));
+    await act0(() => useHostStore.getState().setRunning("chat", true));
     expect(allByTestId(view.container, "retry-button")).toHaveLength(0);
-    await act0(() => useMessagesStore.getState().setRunning("chat", false));
+    await act0(() => useHostStore.getState().setRunning("chat", false));
     await act0(() =>
-      useMessagesStore
-        .getState()
-        .applyCreated(chatMessage("a1", { seq: 2, status: "interrupted" })),
+      useHostStore.getState().messageArrived(chatMessage("a1", { seq: 2, status: "interrupted" })),
     );
     const buttons = allByTestId(view.container, "retry-button");
     expect(buttons).toHaveLength(1);
     expect(buttons[0]?.closest("[data-message-id]")?.getAttribute("data-message-id")).toBe("a1");
     // Without Retry beside it, the older note still says what to do.
     await act0(() =>
-      useMessagesStore.getState().applyCreated(chatMessage("a2", { seq: 3, status: "complete" })),
+      useHostStore.getState().messageArrived(chatMessage("a2", { seq: 3, status: "complete" })),
     );
     expect(allByTestId(view.container, "retry-button")).toHaveLength(0);
     expect(byTestId(view.container, "message-interrupted").textContent).toContain(
@@ -262,13 +264,13 @@ describe("the Thinking line", () => {
 
   it("counts the seconds since the reply started, until text arrives", async () => {
     const message = chatMessage("a1", { status: "streaming", createdAt: 7_500 });
-    useMessagesStore.getState().replace("conv-1", [message], []);
+    showMessages("conv-1", [message]);
     view = await render(<MessageList chatId="chat" ownsUnassignedCards />, new FakeSocket());
     expect(byTestId(view.container, "message-thinking-time").textContent).toBe("2 s");
     await act0(() => vi.advanceTimersByTime(3_000));
     expect(byTestId(view.container, "message-thinking-time").textContent).toBe("5 s");
     await act0(() =>
-      useMessagesStore
+      useHostStore
         .getState()
         .applyDelta({ conversationId: "conv-1", chatId: "chat", messageId: "a1", delta: "Hi" }),
     );
@@ -294,7 +296,6 @@ describe("tool names", () => {
         },
       ],
     });
-    useToolsStore.getState().replaceFromMessages([message]);
     view = await render(<MessageView message={message} />, new FakeSocket());
     const name = byTestId(view.container, "tool-row-name");
     expect(name.textContent).toBe("get-time");
@@ -306,7 +307,7 @@ describe("tool names", () => {
   });
 
   it("finds the real name of a refused call that only has the model's name", async () => {
-    useToolsStore.getState().setChatTools("chat", [
+    useHostStore.getState().setChatTools("chat", [
       {
         modelName: "notes__delete",
         name: "delete",
@@ -314,28 +315,29 @@ describe("tool names", () => {
         renamed: "Two sources have a tool named delete.",
       },
     ]);
-    useToolsStore
-      .getState()
-      .refused({ chatId: "chat", toolCallId: "t9", name: "notes__delete", reason: "No." }, "a1");
     const message = chatMessage("a1", {
       parts: [{ type: "tool-call", toolCallId: "t9", name: "notes__delete", arguments: {} }],
     });
+    showMessages("conv-1", [message]);
+    useHostStore
+      .getState()
+      .toolRefused({ chatId: "chat", toolCallId: "t9", name: "notes__delete", reason: "No." });
     view = await render(<MessageView message={message} />, new FakeSocket());
     expect(byTestId(view.container, "tool-row-name").textContent).toBe("delete");
     expect(byTestId(view.container, "tool-row-source").textContent).toBe("from notes");
   });
 
   it("names a card's tool by its own name, with the model's name as a hint", async () => {
-    useToolsStore
+    useHostStore
       .getState()
       .setChatTools("chat", [
         { modelName: "notes__open-notes", name: "open-notes", source: "notes", renamed: "Taken." },
       ]);
-    useCardsStore.getState().replace([cardDescriptor("host-1", { messageId: "a1" })], []);
+    showCards([cardDescriptor("host-1", { messageId: "a1" })]);
     const message = chatMessage("a1", { parts: [{ type: "card", instanceId: "host-1" }] });
     view = await render(<MessageView message={message} />, new FakeSocket());
     const source = byTestId(view.container, "card-source");
-    expect(source.textContent).toBe("notes · open-notes");
+    expect(source.textContent).toBe("notes · open-notes, which the model calls notes__open-notes");
     expect(source.title).toBe("The model calls this tool notes__open-notes");
   });
 });

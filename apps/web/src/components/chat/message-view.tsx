@@ -1,6 +1,7 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import { useShallow } from "zustand/react/shallow";
-import { cardOrigins, useCardsStore } from "../../state/cards-store";
+import { cardOriginsOf } from "../../state/cards-slice";
+import { useHostStore } from "../../state/host-store";
 import { placePart } from "../../state/part-placement";
 import { CardSlot } from "./card-slot";
 import { MarkdownView } from "./markdown-view";
@@ -11,7 +12,7 @@ import { ToolRowView } from "./tool-row-view";
 
 /** The cards that say they belong under a message but are not among its parts (yet). */
 function useExtraCardIds(message: ChatMessage): string[] {
-  return useCardsStore(
+  return useHostStore(
     useShallow((state) =>
       Object.values(state.cards)
         .filter(
@@ -30,7 +31,8 @@ function useExtraCardIds(message: ChatMessage): string[] {
 /** The parts to show: the message's, with its late cards where the server will put them. */
 function shownParts(message: ChatMessage, extraCards: readonly string[]): MessagePart[] {
   return extraCards.reduce<MessagePart[]>(
-    (parts, instanceId) => placePart(parts, { type: "card", instanceId }, cardOrigins),
+    (parts, instanceId) =>
+      placePart(parts, { type: "card", instanceId }, cardOriginsOf(useHostStore.getState())),
     message.parts,
   );
 }
@@ -72,7 +74,7 @@ export function MessageView(props: { message: ChatMessage }) {
         parts.push({
           key: `tool-${part.toolCallId}`,
           pinned: false,
-          node: <ToolRowView toolCallId={part.toolCallId} />,
+          node: <ToolRowView message={message} toolCallId={part.toolCallId} />,
         });
         break;
       case "card":

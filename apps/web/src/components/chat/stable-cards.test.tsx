@@ -8,14 +8,14 @@ import type { AttachReply, ChatMessage, MessagePart } from "@mcp-chat-host/proto
 import { act, StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { requestAck } from "../../cards/card-socket";
+import { requestValue } from "../../socket/request";
 import {
   startCardSocketServer,
   type CardSocketServer,
 } from "../../cards/testing/card-socket-server";
 import { bindServerEvents } from "../../socket/bind-server-events";
 import { SocketProvider } from "../../socket/socket-context";
-import { resetStores } from "../../state/reset-stores";
+import { resetStores } from "../../test-support/reset-stores";
 import { useThemeStore } from "../../state/theme-store";
 import { FakeSocket } from "../../test-support/fake-socket";
 import { cardDescriptor, chatMessage } from "../../test-support/records";
@@ -65,7 +65,7 @@ beforeEach(async () => {
   await act(async () => {
     root?.render(
       <StrictMode>
-        <SocketProvider value={{ socket, cardSocket: server.client, retry: () => undefined }}>
+        <SocketProvider value={{ socket: server.client, retry: () => undefined }}>
           <MessageList chatId="chat" ownsUnassignedCards />
         </SocketProvider>
       </StrictMode>,
@@ -82,7 +82,7 @@ afterEach(async () => {
   await vi.waitFor(() => expect(countOf("card:teardown")).toBe(countOf("card:attach")), {
     timeout: 5_000,
   });
-  await requestAck(server.client, "card:teardown", { instanceId: "drain", reason: "unmounted" });
+  await requestValue(server.client, "card:teardown", { instanceId: "drain", reason: "unmounted" });
   unbind();
   await server.close();
 });

@@ -17,6 +17,9 @@ export interface StablePart extends OrderItem {
  */
 export function StablePartList(props: { parts: readonly StablePart[] }) {
   const pinnedOrder = useRef<string[]>([]);
+  // The last committed order is read while rendering on purpose: a render React throws away must
+  // not change it, and keeping it in state would render every update twice.
+  // eslint-disable-next-line react-hooks/refs -- see the line above
   const layout = stableLayout(pinnedOrder.current, props.parts);
   // Remember the committed order only: a render React throws away must not change the next one.
   useLayoutEffect(() => {

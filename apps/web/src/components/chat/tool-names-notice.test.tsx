@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import type { ChatTool } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resetStores } from "../../state/reset-stores";
-import { useToolsStore } from "../../state/tools-store";
+import { resetStores } from "../../test-support/reset-stores";
+import { useHostStore } from "../../state/host-store";
 import { FakeSocket } from "../../test-support/fake-socket";
 import {
   act0,
@@ -36,7 +36,7 @@ describe("ToolNamesNotice", () => {
   afterEach(async () => view.unmount());
 
   it("says how many tools have other names, and on request which and why", async () => {
-    useToolsStore.getState().setChatTools("chat", tools);
+    useHostStore.getState().setChatTools("chat", tools);
     view = await render(<ToolNamesNotice chatId="chat" />, new FakeSocket());
     const notice = byTestId(view.container, "tool-names-notice");
     expect(notice.getAttribute("role")).toBe("note");
@@ -58,15 +58,15 @@ describe("ToolNamesNotice", () => {
   });
 
   it("stays dismissed for the same renames, and shows again when others are renamed", async () => {
-    useToolsStore.getState().setChatTools("chat", tools);
+    useHostStore.getState().setChatTools("chat", tools);
     view = await render(<ToolNamesNotice chatId="chat" />, new FakeSocket());
     await click(byTestId(view.container, "tool-names-notice-dismiss"));
     expect(allByTestId(view.container, "tool-names-notice")).toHaveLength(0);
     // The list again (after a reconnect's hello): still dismissed.
-    await act0(() => useToolsStore.getState().setChatTools("chat", [...tools]));
+    await act0(() => useHostStore.getState().setChatTools("chat", [...tools]));
     expect(allByTestId(view.container, "tool-names-notice")).toHaveLength(0);
     await act0(() =>
-      useToolsStore
+      useHostStore
         .getState()
         .setChatTools("chat", [
           ...tools,
@@ -79,7 +79,7 @@ describe("ToolNamesNotice", () => {
   });
 
   it("shows nothing when no tool is renamed", async () => {
-    useToolsStore.getState().setChatTools("chat", [tools[2] as ChatTool]);
+    useHostStore.getState().setChatTools("chat", [tools[2] as ChatTool]);
     view = await render(<ToolNamesNotice chatId="chat" />, new FakeSocket());
     expect(allByTestId(view.container, "tool-names-notice")).toHaveLength(0);
   });

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
-import { renamedTools, renamesKey, useToolsStore } from "../../state/tools-store";
+import { useHostStore } from "../../state/host-store";
+import { renamedTools, renamesKey } from "../../state/tools-slice";
 
 /**
  * A small note at the top of a chat when some of its tools have other names for the model (a
@@ -10,9 +11,9 @@ import { renamedTools, renamesKey, useToolsStore } from "../../state/tools-store
  */
 export function ToolNamesNotice(props: { chatId: string }) {
   const { chatId } = props;
-  const renamed = useToolsStore(useShallow((state) => renamedTools(state.chatTools[chatId])));
-  const dismissed = useToolsStore((state) => state.dismissedRenames[chatId]);
-  const dismiss = useToolsStore((state) => state.dismissRenames);
+  const renamed = useHostStore(useShallow((state) => renamedTools(state.chatTools[chatId])));
+  const dismissed = useHostStore((state) => state.dismissedRenames[chatId]);
+  const dismiss = useHostStore((state) => state.dismissRenames);
   const [open, setOpen] = useState(false);
   const listId = useId();
   if (renamed.length === 0 || dismissed === renamesKey(renamed)) return null;

@@ -1,4 +1,6 @@
-import { useToolsStore, type ToolRow } from "../../state/tools-store";
+import type { ChatMessage } from "@mcp-chat-host/protocol";
+import { useHostStore } from "../../state/host-store";
+import { toolRowOf, type ToolRow } from "../../state/tools-slice";
 import { formatDuration, prettyJson } from "../common/format";
 import { useNow } from "../common/use-now";
 import { labelToolCall } from "./tool-label";
@@ -32,9 +34,10 @@ function ProgressLine(props: { progress: NonNullable<ToolRow["progress"]> }) {
  * (a progress bar when the server reports progress with a total), its outcome, and its arguments
  * and result when the person opens it.
  */
-export function ToolRowView(props: { toolCallId: string }) {
-  const row = useToolsStore((state) => state.rows[props.toolCallId]);
-  const tools = useToolsStore((state) =>
+export function ToolRowView(props: { message: ChatMessage; toolCallId: string }) {
+  const activity = useHostStore((state) => state.toolActivity[props.toolCallId]);
+  const row = toolRowOf(props.message, props.toolCallId, activity);
+  const tools = useHostStore((state) =>
     row === undefined ? undefined : state.chatTools[row.chatId],
   );
   const running = row?.status === "running";

@@ -1,5 +1,3 @@
-import { type RefObject, useEffect } from "react";
-
 const focusableSelector = [
   "a[href]",
   "button:not([disabled])",
@@ -10,7 +8,7 @@ const focusableSelector = [
 ].join(",");
 
 /** The elements inside `container` that Tab can reach, in order. */
-export function focusableElements(container: HTMLElement): HTMLElement[] {
+function focusableElements(container: HTMLElement): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(focusableSelector)];
 }
 
@@ -45,32 +43,4 @@ export function trapKey(container: HTMLElement, event: KeyboardEvent, onEscape: 
     event.preventDefault();
     first.focus();
   }
-}
-
-/**
- * Keeps the keyboard focus inside a dialog while it is open: focuses the dialog when it opens,
- * wraps Tab and Shift+Tab at its ends, calls `onEscape` on Escape, and gives the focus back to
- * where it was when the dialog closes.
- *
- * @param container - the dialog element.
- * @param onEscape - what Escape does (close, refuse).
- */
-export function useFocusTrap(container: RefObject<HTMLElement | null>, onEscape: () => void): void {
-  useEffect(() => {
-    const element = container.current;
-    if (element === null) return;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    element.focus();
-    return () => {
-      if (previous?.isConnected === true) previous.focus();
-    };
-  }, [container]);
-
-  useEffect(() => {
-    const element = container.current;
-    if (element === null) return;
-    const onKeyDown = (event: KeyboardEvent) => trapKey(element, event, onEscape);
-    element.addEventListener("keydown", onKeyDown);
-    return () => element.removeEventListener("keydown", onKeyDown);
-  }, [container, onEscape]);
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useContextStore } from "../../state/context-store";
-import { resetStores } from "../../state/reset-stores";
+import { useHostStore } from "../../state/host-store";
+import { resetStores } from "../../test-support/reset-stores";
 import { FakeSocket } from "../../test-support/fake-socket";
 import {
   act0,
@@ -74,9 +74,9 @@ describe("ContextInspector", () => {
     );
     expect(byTestId(view.container, "context-meta").textContent).toContain("No turn");
     await act0(() =>
-      useContextStore
+      useHostStore
         .getState()
-        .record({ chatId: "chat", text: "new report", builtAt: 2_000, injected: true }),
+        .recordContext({ chatId: "chat", text: "new report", builtAt: 2_000, injected: true }),
     );
     expect(byTestId(view.container, "context-text").textContent).toBe("new report");
   });

@@ -2,7 +2,7 @@ import type { ChatInfo } from "@mcp-chat-host/protocol";
 import { useEffect, useId, useState } from "react";
 import { inspectContext } from "../../actions/inspect-context";
 import { useSocket } from "../../socket/socket-context";
-import { useContextStore } from "../../state/context-store";
+import { useHostStore } from "../../state/host-store";
 import { formatTime } from "../common/format";
 import { HostDialog } from "../common/host-dialog";
 
@@ -13,7 +13,7 @@ import { HostDialog } from "../common/host-dialog";
 export function ContextInspector(props: { chat: ChatInfo; onClose: () => void }) {
   const { chat, onClose } = props;
   const socket = useSocket();
-  const inspection = useContextStore((state) => state.byChat[chat.id]);
+  const inspection = useHostStore((state) => state.contextByChat[chat.id]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();

@@ -1,13 +1,12 @@
-import { useConversationsStore } from "../../state/conversations-store";
-import { useSessionStore } from "../../state/session-store";
+import { useHostStore } from "../../state/host-store";
 import { MenuIcon } from "../common/icons";
 import { ThemeToggle } from "./theme-toggle";
 
 /** The top bar: the sidebar button, the open conversation's title, the model's name, the theme. */
 export function AppHeader(props: { sidebarOpen: boolean; onToggleSidebar: () => void }) {
-  const model = useSessionStore((state) => state.model);
-  const title = useConversationsStore((state) => {
-    const current = state.conversations.find((item) => item.id === state.currentId);
+  const model = useHostStore((state) => state.model);
+  const title = useHostStore((state) => {
+    const current = state.conversations.find((item) => item.id === state.currentConversationId);
     return current?.title ?? null;
   });
   return (

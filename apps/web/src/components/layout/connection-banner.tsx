@@ -1,13 +1,13 @@
 import { useSocketContext } from "../../socket/socket-context";
-import { useSessionStore } from "../../state/session-store";
+import { useHostStore } from "../../state/host-store";
 
 /**
  * Says when the page is not talking to the server, and what happens or what to do: connecting,
  * reconnecting (automatic), signed out (open the sign-in link again), disconnected (Try again).
  */
 export function ConnectionBanner() {
-  const status = useSessionStore((state) => state.status);
-  const message = useSessionStore((state) => state.statusMessage);
+  const status = useHostStore((state) => state.status);
+  const message = useHostStore((state) => state.statusMessage);
   const { retry } = useSocketContext();
   if (status === "connected") return null;
   const text: Record<Exclude<typeof status, "connected">, string> = {

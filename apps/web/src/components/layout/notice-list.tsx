@@ -1,9 +1,9 @@
-import { useSessionStore } from "../../state/session-store";
+import { useHostStore } from "../../state/host-store";
 
 /** The server's notices (things that belong to no request), each with a dismiss button. */
 export function NoticeList() {
-  const notices = useSessionStore((state) => state.notices);
-  const dismiss = useSessionStore((state) => state.dismissNotice);
+  const notices = useHostStore((state) => state.notices);
+  const dismiss = useHostStore((state) => state.dismissNotice);
   return (
     <div className="notice-list" aria-live="polite" data-testid="notice-list">
       {notices.map((notice) => (

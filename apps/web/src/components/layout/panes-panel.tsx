@@ -1,5 +1,5 @@
 import { useShallow } from "zustand/react/shallow";
-import { useCardsStore } from "../../state/cards-store";
+import { useHostStore } from "../../state/host-store";
 import { CardSlot } from "../chat/card-slot";
 
 /**
@@ -7,7 +7,7 @@ import { CardSlot } from "../chat/card-slot";
  * a session with several chats). Hidden when there are none.
  */
 export function PanesPanel(props: { showUnassignedCards: boolean }) {
-  const ids = useCardsStore(
+  const ids = useHostStore(
     useShallow((state) =>
       Object.values(state.cards)
         .filter(

@@ -2,9 +2,10 @@
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { exportFileName } from "../../actions/conversation-actions";
-import { useConversationsStore } from "../../state/conversations-store";
-import { useMessagesStore } from "../../state/messages-store";
-import { resetStores } from "../../state/reset-stores";
+import { useHostStore } from "../../state/host-store";
+
+import { resetStores } from "../../test-support/reset-stores";
+import { showMessages } from "../../test-support/store-state";
 import { FakeSocket } from "../../test-support/fake-socket";
 import { chatMessage, conversationSnapshot, conversationSummary } from "../../test-support/records";
 import {
@@ -20,7 +21,7 @@ import {
 } from "../../test-support/render";
 import { ConversationSidebar } from "./conversation-sidebar";
 
-const conversations = useConversationsStore.getState;
+const conversations = useHostStore.getState;
 
 describe("ConversationSidebar", () => {
   let socket: FakeSocket;
@@ -40,12 +41,11 @@ describe("ConversationSidebar", () => {
     window.history.replaceState(null, "", "/");
     download.mockReset();
     socket = new FakeSocket();
-    conversations().setList([
+    conversations().setConversations([
       conversationSummary("c1", { title: "Groceries", updatedAt: 2 }),
       conversationSummary("c2", { title: "Trip plans", updatedAt: 1 }),
     ]);
-    conversations().setCurrent("c1");
-    useMessagesStore.getState().replace("c1", [chatMessage("m1", { conversationId: "c1" })], []);
+    showMessages("c1", [chatMessage("m1", { conversationId: "c1" })]);
     view = await render(<ConversationSidebar download={download} />, socket);
   });
   afterEach(async () => view.unmount());
@@ -65,10 +65,10 @@ describe("ConversationSidebar", () => {
       value: conversationSnapshot("c3"),
     }));
     await click(byTestId(view.container, "new-conversation"));
-    await waitUntil(() => conversations().currentId === "c3", "c3 is open");
+    await waitUntil(() => conversations().currentConversationId === "c3", "c3 is open");
     expect(socket.sent("conversation:create")).toEqual([{}]);
     expect(window.location.hash).toBe("#/c/c3");
-    expect(useMessagesStore.getState().chats).toEqual({});
+    expect(useHostStore.getState().messagesByChat).toEqual({});
   });
 
   it("selecting an item sends conversation:open and shows it", async () => {
@@ -79,9 +79,9 @@ describe("ConversationSidebar", () => {
       ]),
     }));
     await click(byTestId(item("c2"), "conversation-open"));
-    await waitUntil(() => conversations().currentId === "c2", "c2 is open");
+    await waitUntil(() => conversations().currentConversationId === "c2", "c2 is open");
     expect(socket.sent("conversation:open")).toEqual([{ conversationId: "c2" }]);
-    expect(useMessagesStore.getState().chats.chat?.order).toEqual(["m9"]);
+    expect(useHostStore.getState().messagesByChat.chat?.order).toEqual(["m9"]);
     expect(window.location.hash).toBe("#/c/c2");
   });
 
@@ -124,8 +124,8 @@ describe("ConversationSidebar", () => {
     await click(byTestId(view.container, "conversation-delete-confirm"));
     await waitUntil(() => conversations().conversations.length === 1, "the item is gone");
     expect(socket.sent("conversation:delete")).toEqual([{ conversationId: "c1" }]);
-    expect(conversations().currentId).toBeNull();
-    expect(useMessagesStore.getState().chats).toEqual({});
+    expect(conversations().currentConversationId).toBeNull();
+    expect(useHostStore.getState().messagesByChat).toEqual({});
   });
 
   it("Keep cancels a delete", async () => {
@@ -159,7 +159,7 @@ describe("ConversationSidebar", () => {
     const file = new File([JSON.stringify(document)], "export.json", { type: "application/json" });
     Object.defineProperty(input, "files", { value: [file], configurable: true });
     await act0(() => input.dispatchEvent(new Event("change", { bubbles: true })));
-    await waitUntil(() => conversations().currentId === "c9", "the import is open");
+    await waitUntil(() => conversations().currentConversationId === "c9", "the import is open");
     expect(socket.sent("conversation:import")).toEqual([{ document }]);
     expect(socket.sent("conversation:open")).toEqual([{ conversationId: "c9" }]);
   });
@@ -190,7 +190,7 @@ describe("ConversationSidebar", () => {
     expect(byTestId(view.container, "sidebar-error").textContent).toContain(
       "That conversation no longer exists.",
     );
-    expect(conversations().currentId).toBe("c1");
+    expect(conversations().currentConversationId).toBe("c1");
   });
 });
 

@@ -6,7 +6,7 @@ import {
   importConversation,
 } from "../../actions/conversation-actions";
 import { useSocket } from "../../socket/socket-context";
-import { useConversationsStore } from "../../state/conversations-store";
+import { useHostStore } from "../../state/host-store";
 import { ConversationItem } from "./conversation-item";
 
 /**
@@ -15,10 +15,10 @@ import { ConversationItem } from "./conversation-item";
  */
 export function ConversationSidebar(props: { download?: DownloadJson }) {
   const socket = useSocket();
-  const conversations = useConversationsStore((state) => state.conversations);
-  const currentId = useConversationsStore((state) => state.currentId);
-  const error = useConversationsStore((state) => state.error);
-  const setError = useConversationsStore((state) => state.setError);
+  const conversations = useHostStore((state) => state.conversations);
+  const currentId = useHostStore((state) => state.currentConversationId);
+  const error = useHostStore((state) => state.conversationsError);
+  const setError = useHostStore((state) => state.setConversationsError);
   const fileInput = useRef<HTMLInputElement>(null);
   const download = props.download ?? downloadJson;
 

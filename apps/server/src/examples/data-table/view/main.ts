@@ -7,7 +7,7 @@
 import { App, type McpUiDisplayMode } from "@modelcontextprotocol/ext-apps";
 import { byTestId } from "../../view-kit/dom";
 import { applyHostContext } from "../../view-kit/host-context";
-import { errorMessage, resultText } from "../../view-kit/messages";
+import { requestErrorMessage, resultText } from "../../view-kit/messages";
 import { StatusLine } from "../../view-kit/status-line";
 import { revenueByRegion, type SalesRow, type SalesTable } from "../sales-data";
 import { nextSort, sortRows, type SortOrder } from "../table-sort";
@@ -186,7 +186,7 @@ fullscreenButton.addEventListener("click", async () => {
     showDisplayMode(result.mode);
     if (result.mode !== wanted) status.show("The host kept the current display mode.");
   } catch (error) {
-    status.show(errorMessage(error), "error");
+    status.show(requestErrorMessage(error), "error");
   }
 });
 
@@ -198,7 +198,7 @@ docsLink.addEventListener("click", async (event) => {
     if (result.isError === true) status.show("The host did not open the link.", "error");
     else status.show("Opened the docs.", "success");
   } catch (error) {
-    status.show(errorMessage(error), "error");
+    status.show(requestErrorMessage(error), "error");
   }
 });
 
@@ -206,7 +206,7 @@ async function start(): Promise<void> {
   try {
     await app.connect();
   } catch (error) {
-    status.show(`Could not connect to the host: ${errorMessage(error)}`, "error");
+    status.show(`Could not connect to the host: ${requestErrorMessage(error)}`, "error");
     return;
   }
   const context = app.getHostContext();

@@ -7,7 +7,7 @@ import { App } from "@modelcontextprotocol/ext-apps";
 import { byTestId } from "../../view-kit/dom";
 import { applyHostContext } from "../../view-kit/host-context";
 import { readDraft, writeDraft } from "../../view-kit/local-draft";
-import { errorMessage, resultText } from "../../view-kit/messages";
+import { requestErrorMessage, resultText } from "../../view-kit/messages";
 import { StatusLine } from "../../view-kit/status-line";
 import { askText, countWords, notesReport, notesStorageKey, wordPhrase } from "../notes-report";
 
@@ -67,7 +67,10 @@ async function reportNotes(): Promise<void> {
       lastReportedText = text;
     } while (reportPending);
   } catch (error) {
-    status.show(`The assistant could not be told about the notes: ${errorMessage(error)}`, "error");
+    status.show(
+      `The assistant could not be told about the notes: ${requestErrorMessage(error)}`,
+      "error",
+    );
   } finally {
     reportRunning = false;
   }
@@ -138,7 +141,7 @@ saveButton.addEventListener("click", async () => {
       status.show(resultText(result, "Saved."), "success");
     }
   } catch (error) {
-    status.show(errorMessage(error), "error");
+    status.show(requestErrorMessage(error), "error");
   } finally {
     refreshControls();
   }
@@ -158,7 +161,7 @@ askButton.addEventListener("click", async () => {
       result.isError === true ? "error" : "success",
     );
   } catch (error) {
-    status.show(errorMessage(error), "error");
+    status.show(requestErrorMessage(error), "error");
   } finally {
     refreshControls();
   }
@@ -168,7 +171,7 @@ async function start(): Promise<void> {
   try {
     await app.connect();
   } catch (error) {
-    status.show(`Could not connect to the host: ${errorMessage(error)}`, "error");
+    status.show(`Could not connect to the host: ${requestErrorMessage(error)}`, "error");
     return;
   }
   connected = true;

@@ -6,7 +6,7 @@
 import { App } from "@modelcontextprotocol/ext-apps";
 import { byTestId } from "../../view-kit/dom";
 import { applyHostContext } from "../../view-kit/host-context";
-import { errorMessage, resultText, type ToolResult } from "../../view-kit/messages";
+import { requestErrorMessage, resultText, type ToolResult } from "../../view-kit/messages";
 import { StatusLine } from "../../view-kit/status-line";
 import { taskCountPhrase, tasksReport, type Task } from "../task-list";
 
@@ -72,7 +72,10 @@ async function reportTasks(): Promise<void> {
       structuredContent: report.structuredContent,
     });
   } catch (error) {
-    status.show(`The assistant could not be told about the tasks: ${errorMessage(error)}`, "error");
+    status.show(
+      `The assistant could not be told about the tasks: ${requestErrorMessage(error)}`,
+      "error",
+    );
   }
 }
 
@@ -102,7 +105,7 @@ async function callTasksTool(
     void reportTasks();
     return true;
   } catch (error) {
-    errorBox.textContent = errorMessage(error);
+    errorBox.textContent = requestErrorMessage(error);
     status.show("Nothing changed.", "error");
     return false;
   } finally {
@@ -164,7 +167,7 @@ async function start(): Promise<void> {
   try {
     await app.connect();
   } catch (error) {
-    status.show(`Could not connect to the host: ${errorMessage(error)}`, "error");
+    status.show(`Could not connect to the host: ${requestErrorMessage(error)}`, "error");
     return;
   }
   connected = true;

@@ -1,0 +1,69 @@
+import type { CardDescriptor } from "@mcp-chat-host/protocol";
+import type { HostSliceCreator, HostState } from "./host-state";
+import type { CardOrigins } from "./part-placement";
+import type { CardEntry, CardsSlice } from "./types/cards";
+
+/** A card's entry as its descriptor says. */
+function cardEntryOf(descriptor: CardDescriptor): CardEntry {
+  return {
+    descriptor,
+    result: descriptor.result,
+    cancelled: descriptor.cancelled ?? null,
+    closed: descriptor.closed === true ? "closed" : null,
+    closedByServer: null,
+  };
+}
+
+/** Cards by instance id. */
+export function cardsById(descriptors: readonly CardDescriptor[]): Record<string, CardEntry> {
+  return Object.fromEntries(
+    descriptors.map((descriptor) => [descriptor.instanceId, cardEntryOf(descriptor)]),
+  );
+}
+
+/** The session's panes among the cards. */
+export function paneEntries(cards: Record<string, CardEntry>): Record<string, CardEntry> {
+  return Object.fromEntries(
+    Object.entries(cards).filter(([, entry]) => entry.descriptor.kind === "pane"),
+  );
+}
+
+/**
+ * The tool behind each card the page knows (descriptors never change once opened), to put a card
+ * right after the call that opened it (`part-placement.ts`).
+ */
+export function cardOriginsOf(state: Pick<HostState, "cards">): CardOrigins {
+  return (instanceId) => {
+    const descriptor = state.cards[instanceId]?.descriptor;
+    return descriptor === undefined
+      ? undefined
+      : { tool: descriptor.tool, source: descriptor.source };
+  };
+}
+
+/** The cards slice. */
+export const createCardsSlice: HostSliceCreator<CardsSlice> = (set) => {
+  function change(instanceId: string, changed: (entry: CardEntry) => CardEntry): void {
+    set((state) => {
+      const entry = state.cards[instanceId];
+      return entry === undefined
+        ? state
+        : { cards: { ...state.cards, [instanceId]: changed(entry) } };
+    });
+  }
+  return {
+    cards: {},
+    cardResulted(instanceId, result) {
+      change(instanceId, (entry) => ({ ...entry, result, cancelled: null }));
+    },
+    cardCancelled(instanceId, reason) {
+      change(instanceId, (entry) => ({ ...entry, cancelled: reason }));
+    },
+    cardClosed(instanceId, reason) {
+      change(instanceId, (entry) => ({ ...entry, closed: reason }));
+    },
+    cardClosedByServer(instanceId, reason) {
+      change(instanceId, (entry) => ({ ...entry, closedByServer: reason }));
+    },
+  };
+};

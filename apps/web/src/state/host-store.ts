@@ -1,0 +1,43 @@
+import { create } from "zustand";
+import type { CardViewAccess } from "../cards/card-view-state";
+import { createApprovalsSlice } from "./approvals-slice";
+import { createCardViewsSlice } from "./card-views-slice";
+import { createCardsSlice } from "./cards-slice";
+import { createComposerSlice } from "./composer-slice";
+import { createContextSlice } from "./context-slice";
+import { createConversationsSlice } from "./conversations-slice";
+import { createHostActions } from "./host-actions";
+import type { HostState } from "./host-state";
+import { createMessagesSlice } from "./messages-slice";
+import { createSessionSlice } from "./session-slice";
+import { createToolsSlice } from "./tools-slice";
+
+export type { HostState } from "./host-state";
+
+/**
+ * The page's one store (zustand), built from slices: the session, the conversation list, the open
+ * conversation's messages, its cards and the session's panes, the live cards' shown state, tool
+ * activity, the input boxes, approvals and the model's context. Tests reset it with
+ * `useHostStore.setState(useHostStore.getInitialState(), true)`.
+ */
+export const useHostStore = create<HostState>()((...api) => ({
+  ...createSessionSlice(...api),
+  ...createConversationsSlice(...api),
+  ...createMessagesSlice(...api),
+  ...createCardsSlice(...api),
+  ...createCardViewsSlice(...api),
+  ...createToolsSlice(...api),
+  ...createComposerSlice(...api),
+  ...createApprovalsSlice(...api),
+  ...createContextSlice(...api),
+  ...createHostActions(...api),
+}));
+
+/** The live cards' shown state in {@link useHostStore}, as a card's controller reaches it. */
+export const cardViewAccess: CardViewAccess = {
+  put: (instanceId, view) => useHostStore.getState().putCardView(instanceId, view),
+  patch: (instanceId, patch) => useHostStore.getState().patchCardView(instanceId, patch),
+  appendLog: (instanceId, entry) => useHostStore.getState().appendCardLog(instanceId, entry),
+  remove: (instanceId) => useHostStore.getState().removeCardView(instanceId),
+  get: (instanceId) => useHostStore.getState().cardViews[instanceId],
+};

@@ -1,0 +1,80 @@
+import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
+import type { HostSliceCreator, HostState } from "./host-state";
+import type { ChatMessages, MessagesSlice } from "./types/messages";
+
+const noMessages: ChatMessages = { order: [], byId: {} };
+
+/** A chat's messages with one added or replaced, in the server's order. */
+export function withMessage(chat: ChatMessages | undefined, message: ChatMessage): ChatMessages {
+  const known = chat ?? noMessages;
+  const byId = { ...known.byId, [message.id]: message };
+  const order = known.order.includes(message.id) ? known.order : [...known.order, message.id];
+  // Order by the server's sequence number: events of a reconnect may arrive in any order.
+  const sortedOrder = [...order].sort((left, right) => {
+    const a = byId[left];
+    const b = byId[right];
+    if (a === undefined || b === undefined) return 0;
+    return a.seq - b.seq || a.createdAt - b.createdAt;
+  });
+  return { order: sortedOrder, byId };
+}
+
+/** Messages grouped by chat, each chat in the server's order. */
+export function messagesByChatOf(messages: readonly ChatMessage[]): Record<string, ChatMessages> {
+  const chats: Record<string, ChatMessages> = {};
+  for (const message of messages)
+    chats[message.chatId] = withMessage(chats[message.chatId], message);
+  return chats;
+}
+
+/**
+ * The state with one message changed; the same state when the message is unknown or unchanged.
+ */
+export function withChangedMessage(
+  state: HostState,
+  chatId: string,
+  messageId: string,
+  change: (message: ChatMessage) => ChatMessage,
+): Pick<HostState, "messagesByChat"> {
+  const chat = state.messagesByChat[chatId];
+  const message = chat?.byId[messageId];
+  if (chat === undefined || message === undefined) return state;
+  const changed = change(message);
+  if (changed === message) return state;
+  return {
+    messagesByChat: {
+      ...state.messagesByChat,
+      [chatId]: { order: chat.order, byId: { ...chat.byId, [messageId]: changed } },
+    },
+  };
+}
+
+/** The text of a message: its text parts joined. */
+export function messageText(message: ChatMessage): string {
+  return message.parts
+    .filter((part): part is Extract<MessagePart, { type: "text" }> => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+}
+
+/** The messages slice. */
+export const createMessagesSlice: HostSliceCreator<MessagesSlice> = (set) => ({
+  messagesByChat: {},
+  runningChats: {},
+  applyDelta(event) {
+    set((state) => {
+      if (state.currentConversationId !== event.conversationId) return state;
+      return withChangedMessage(state, event.chatId, event.messageId, (message) => {
+        const parts = [...message.parts];
+        const last = parts[parts.length - 1];
+        if (last?.type === "text") {
+          parts[parts.length - 1] = { ...last, text: last.text + event.delta };
+        } else parts.push({ type: "text", text: event.delta });
+        return { ...message, parts };
+      });
+    });
+  },
+  setRunning(chatId, running) {
+    set((state) => ({ runningChats: { ...state.runningChats, [chatId]: running } }));
+  },
+});

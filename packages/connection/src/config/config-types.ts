@@ -1,0 +1,52 @@
+// The `mcpServers` configuration file, in the format Claude Desktop and mcptools use, plus an
+// optional top-level `host` section that the host package reads (passed through untouched here):
+// the shapes of its validated entries.
+
+/**
+ * Whether conversations share one process-wide connection to a server (`"process"`) or each
+ * conversation gets its own (`"conversation"`). See {@link effectiveShareMode} for the defaults.
+ */
+export type McpShareMode = "process" | "conversation";
+
+/** A server the host starts as a child process and talks to over stdin/stdout. */
+export interface McpStdioServerConfig {
+  kind: "stdio";
+  /** The entry's exact key under `mcpServers`. */
+  name: string;
+  /** Program to run, resolved on `PATH` when it is not a path. */
+  command: string;
+  args: string[];
+  /** Variables added to (and overriding) the environment the child inherits. */
+  env: Record<string, string>;
+  /** Seconds to wait for each answer (default: the caller's, 60 in the host). */
+  timeout?: number;
+  share?: McpShareMode;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface McpRemoteServerConfig {
+  kind: "remote";
+  /** The entry's exact key under `mcpServers`. */
+  name: string;
+  url: string;
+  /** Header values with every `${VARIABLE}` already replaced from the environment. */
+  headers: Record<string, string>;
+  /** Seconds to wait for each reply; absent means the connection's own default. */
+  timeout?: number;
+  /** The operator accepted sending credentials over plain `http://` to a non-loopback host. */
+  allowHttp: boolean;
+  share?: McpShareMode;
+}
+
+/** One validated entry of `mcpServers`. */
+export type McpServerConfig = McpStdioServerConfig | McpRemoteServerConfig;
+
+/** A validated configuration file. */
+export interface McpConfig {
+  /** Entries by their exact name, in file order. */
+  servers: Record<string, McpServerConfig>;
+  /** The top-level `host` section, untouched: the host package validates it. */
+  host?: unknown;
+  /** Where the configuration came from (a file path or a label), for messages and status rows. */
+  source?: string;
+}

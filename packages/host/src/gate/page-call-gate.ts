@@ -1,0 +1,188 @@
+import { cardChatKey } from "../app-messages/card-chat-key";
+import { toolDefinition } from "../cards/card-descriptor";
+import type { LiveCard } from "../cards/card-registry";
+import { capToolResult } from "../cards/capped-result";
+import { NOT_RUNNING, pageError } from "../cards/page-errors";
+import { pageCallFailure } from "../cards/source-failure";
+import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
+import { pageResourcesKey } from "../server/rate-limit";
+import type { SessionContext } from "../session/session-context";
+import { isVisibleTo } from "../sources/tool-metadata";
+import { runAppCallChain } from "./app-call-gate";
+import type { ApprovalOutcome } from "./approval-types";
+
+/** What a page reads when its card's tool calls were slowed down. */
+const PAGE_CALL_RATE_MESSAGE =
+  "This app is calling its tools too often; it was slowed down. Try again in a moment.";
+
+/** What a page reads when its card's resource requests were slowed down. */
+export const PAGE_RESOURCES_RATE_MESSAGE =
+  "This app is reading its resources too often; it was slowed down. Try again in a moment.";
+
+/** How a page call ended, as its audit row says. */
+type PageCallVerdict = "allowed" | "refused" | "failed";
+
+/**
+ * Where the requests of a card's page are checked before they reach the card's server: the card
+ * must be live in this session, within its rate, and (for a tool call) the tool on the card's
+ * own source, visible to apps, and allowed by the card's hook chain. Every tool call is audited,
+ * refused ones included.
+ */
+export class PageCallGate {
+  constructor(private readonly context: SessionContext) {}
+
+  /**
+   * A page's `tools/call`: checked, then passed to the card's source; its result is capped like
+   * every tool result.
+   *
+   * @throws {HostError} with the page's JSON-RPC code and a sentence for the person.
+   */
+  async callTool(
+    instanceId: string,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const context = this.context;
+    const card = context.cards.get(instanceId);
+    if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    const started = context.services.now();
+    // Set when the gate asked the person; the call's audit row says how it was answered.
+    let approval: ApprovalOutcome | undefined;
+    const audit = (verdict: PageCallVerdict, reason?: string) =>
+      this.#audit(card, name, verdict, started, reason, approval);
+    if (!context.services.takePageCall(this.#cardKey(instanceId))) {
+      // A throttled call is a page call too; the audit shows the card being slowed down.
+      audit("refused", PAGE_CALL_RATE_MESSAGE);
+      throw pageError(PAGE_CALL_RATE_MESSAGE, "internalError", "rate_limited", { retryable: true });
+    }
+    const source = await context.sources.get(card.descriptor.source).catch((error: unknown) => {
+      throw pageError(errorMessage(error), "internalError", "unavailable");
+    });
+    const tools = await source.tools().catch((error: unknown) => {
+      throw pageError(errorMessage(error), "internalError", "unavailable");
+    });
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (!tool || !isVisibleTo(tool, "app")) {
+      const reason = `The app can't call the tool "${name}".`;
+      audit("refused", reason);
+      throw pageError(reason, "invalidParams");
+    }
+    const verdict = await runAppCallChain(
+      card.chain,
+      {
+        name,
+        arguments: args,
+        tool: toolDefinition(tool),
+        instanceId,
+        kind: card.descriptor.kind,
+        source: card.descriptor.source,
+        chat: this.#chatOf(card),
+        title: card.descriptor.title,
+        session: { id: context.id, user: { ...context.user } },
+        ask: (question) =>
+          context.broker.ask({
+            conversationId: card.descriptor.conversationId,
+            chatId: card.descriptor.chatId,
+            instanceId,
+            source: card.descriptor.source,
+            tool: name,
+            title: card.descriptor.title,
+            arguments: args,
+            annotations: tool.annotations,
+            question: question ?? null,
+            onOutcome: (outcome) => {
+              approval = outcome;
+            },
+          }),
+      },
+      { warn: (message) => context.logger.warn({ card: instanceId, tool: name }, message) },
+    );
+    if (!verdict.allowed) {
+      audit("refused", verdict.reason);
+      throw pageError(verdict.reason, "invalidParams");
+    }
+    // The hooks may have taken a while (a question to the person); a card closed meanwhile no
+    // longer speaks for anyone.
+    if (card.disposed) {
+      audit("refused", NOT_RUNNING);
+      throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    }
+    try {
+      const result = capToolResult(
+        await source.callTool(name, args),
+        context.services.toolResultLimit,
+      );
+      audit(result.isError === true ? "failed" : "allowed");
+      return result as unknown as Record<string, unknown>;
+    } catch (error) {
+      audit("failed", errorMessage(error));
+      throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
+    }
+  }
+
+  /**
+   * A page's `resources/read`, `resources/list` or `resources/templates/list`: its own source
+   * only, within a rate of its own beside its tool calls'.
+   */
+  async resourceRequest(
+    instanceId: string,
+    request: { kind: "read"; uri: string } | { kind: "list" | "templates"; cursor?: string },
+  ): Promise<Record<string, unknown>> {
+    const context = this.context;
+    const card = context.cards.get(instanceId);
+    if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    if (!context.services.takePageCall(pageResourcesKey(this.#cardKey(instanceId)))) {
+      throw pageError(PAGE_RESOURCES_RATE_MESSAGE, "internalError", "rate_limited", {
+        retryable: true,
+      });
+    }
+    try {
+      const source = await context.sources.get(card.descriptor.source);
+      const result =
+        request.kind === "read"
+          ? await source.readResource(request.uri)
+          : request.kind === "list"
+            ? await source.listResources(request.cursor)
+            : await source.listResourceTemplates(request.cursor);
+      return result as unknown as Record<string, unknown>;
+    } catch (error) {
+      throw pageError(errorMessage(error), "internalError", "unavailable");
+    }
+  }
+
+  /** A card's rate budget is its user's and its own (ids are unique, the user makes it certain). */
+  #cardKey(instanceId: string): string {
+    return `${this.context.user.id}\u0000${instanceId}`;
+  }
+
+  /** The chat a hook is told the card belongs to: its owner if registered here, else the only chat. */
+  #chatOf(card: LiveCard): string | null {
+    const { chatId, kind } = card.descriptor;
+    if (chatId !== null && this.context.chats.has(chatId)) return chatId;
+    return kind === "card" ? cardChatKey(null, [...this.context.chats.keys()]) : null;
+  }
+
+  /** Queues the audit of a page call (written in batches; see `AuditLog`). */
+  #audit(
+    card: LiveCard,
+    tool: string,
+    verdict: PageCallVerdict,
+    started: number,
+    reason?: string,
+    approval?: ApprovalOutcome,
+  ): void {
+    const context = this.context;
+    context.services.audit.record({
+      userId: context.user.id,
+      sessionId: context.id,
+      conversationId: card.descriptor.conversationId,
+      instanceId: card.descriptor.instanceId,
+      source: card.descriptor.source,
+      tool,
+      verdict,
+      durationMs: Math.max(0, context.services.now() - started),
+      ...(reason === undefined ? {} : { reason }),
+      ...(approval === undefined ? {} : { approval: { ...approval } }),
+    });
+  }
+}

@@ -1,0 +1,165 @@
+import type { ApprovalRecord, AuditRecord, CardRecord } from "./host-store";
+import { all, one, type Queryable } from "./postgres-query";
+import {
+  approvalFromRow,
+  auditFromRow,
+  cardFromRow,
+  type ApprovalRow,
+  type AuditRow,
+  type CardRow,
+} from "./sqlite-rows";
+import type { ApprovalKey } from "./sqlite-card-tables";
+
+/** The Postgres statements of cards, remembered approvals and the audit (see `postgresTables`). */
+export const postgresCardTables = {
+  async findCard(
+    db: Queryable,
+    conversationId: string,
+    instanceId: string,
+  ): Promise<CardRecord | undefined> {
+    const row = await one<CardRow>(
+      db,
+      "SELECT * FROM cards WHERE conversation_id = $1 AND instance_id = $2",
+      [conversationId, instanceId],
+    );
+    return row === undefined ? undefined : cardFromRow(row);
+  },
+
+  async listCards(db: Queryable, conversationId: string): Promise<CardRecord[]> {
+    return (
+      await all<CardRow>(
+        db,
+        "SELECT * FROM cards WHERE conversation_id = $1 ORDER BY created_at, position",
+        [conversationId],
+      )
+    ).map(cardFromRow);
+  },
+
+  /** Inserts the card, or replaces every field of the one with the same key (keeping its place). */
+  async upsertCard(db: Queryable, record: CardRecord): Promise<void> {
+    await db.query(
+      `INSERT INTO cards (conversation_id, instance_id, chat_id, kind, source, tool, arguments,
+           result, cancelled, title, checked, message_id, created_at, closed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         ON CONFLICT (conversation_id, instance_id) DO UPDATE SET
+           chat_id = excluded.chat_id, kind = excluded.kind, source = excluded.source,
+           tool = excluded.tool, arguments = excluded.arguments, result = excluded.result,
+           cancelled = excluded.cancelled, title = excluded.title, checked = excluded.checked,
+           message_id = excluded.message_id, created_at = excluded.created_at,
+           closed_at = excluded.closed_at`,
+      [
+        record.conversationId,
+        record.instanceId,
+        record.chatId,
+        record.kind,
+        record.source,
+        record.tool,
+        JSON.stringify(record.arguments),
+        record.result === null ? null : JSON.stringify(record.result),
+        record.cancelled ?? null,
+        record.title,
+        record.checked,
+        record.messageId ?? null,
+        record.createdAt,
+        record.closedAt ?? null,
+      ],
+    );
+  },
+
+  async closeCard(
+    db: Queryable,
+    conversationId: string,
+    instanceId: string,
+    at: number,
+  ): Promise<number> {
+    const result = await db.query(
+      `UPDATE cards SET closed_at = coalesce(closed_at, $1)
+         WHERE conversation_id = $2 AND instance_id = $3`,
+      [at, conversationId, instanceId],
+    );
+    return result.rowCount ?? 0;
+  },
+
+  async insertApproval(db: Queryable, record: ApprovalRecord): Promise<void> {
+    await db.query(
+      `INSERT INTO approvals (conversation_id, scope, instance_id, source, tool, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      [
+        record.conversationId,
+        record.scope,
+        record.instanceId,
+        record.source,
+        record.tool,
+        record.createdAt,
+      ],
+    );
+  },
+
+  async findApproval(db: Queryable, key: ApprovalKey): Promise<ApprovalRecord | undefined> {
+    const row = await one<ApprovalRow>(
+      db,
+      `SELECT * FROM approvals WHERE conversation_id = $1 AND scope = $2
+         AND coalesce(instance_id, '') = $3 AND source = $4 AND tool = $5`,
+      [key.conversationId, key.scope, key.instanceId ?? "", key.source, key.tool],
+    );
+    return row === undefined ? undefined : approvalFromRow(row);
+  },
+
+  async listApprovals(db: Queryable, conversationId: string): Promise<ApprovalRecord[]> {
+    return (
+      await all<ApprovalRow>(
+        db,
+        "SELECT * FROM approvals WHERE conversation_id = $1 ORDER BY created_at, position",
+        [conversationId],
+      )
+    ).map(approvalFromRow);
+  },
+
+  async insertAudit(db: Queryable, record: AuditRecord): Promise<void> {
+    await db.query(
+      `INSERT INTO audit (id, at, user_id, session_id, conversation_id, instance_id, source, tool,
+           verdict, reason, duration_ms, approval)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        record.id,
+        record.at,
+        record.userId,
+        record.sessionId,
+        record.conversationId,
+        record.instanceId,
+        record.source,
+        record.tool,
+        record.verdict,
+        record.reason ?? null,
+        record.durationMs,
+        record.approval === undefined ? null : JSON.stringify(record.approval),
+      ],
+    );
+  },
+
+  async listAudit(
+    db: Queryable,
+    filter: { conversationId?: string; userId?: string },
+    limit: number,
+  ): Promise<AuditRecord[]> {
+    const conditions: string[] = [];
+    const values: unknown[] = [];
+    if (filter.conversationId !== undefined) {
+      values.push(filter.conversationId);
+      conditions.push(`conversation_id = $${values.length}`);
+    }
+    if (filter.userId !== undefined) {
+      values.push(filter.userId);
+      conditions.push(`user_id = $${values.length}`);
+    }
+    values.push(limit);
+    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    return (
+      await all<AuditRow>(
+        db,
+        `SELECT * FROM audit ${where} ORDER BY at DESC, position DESC LIMIT $${values.length}`,
+        values,
+      )
+    ).map(auditFromRow);
+  },
+};

@@ -1,0 +1,87 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
+import { capToolResult } from "../cards/capped-result";
+import type { LiveCard } from "../cards/card-registry";
+import { sourceFailureMessage } from "../cards/source-failure";
+import type { Chat } from "../chat/chat";
+import type { HostTool, ToolRunContext } from "../model/host-tool";
+import { toolOutcomeFromResult, type ModelToolOutcome } from "../model/tool-outcome";
+import type { SourceTool } from "../sources/source";
+import { toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
+import { STOPPED_REASON, type Turn, type TurnDeps } from "./turn";
+
+/**
+ * The chat's tools as the model runner takes them, each running its call on its source during
+ * this turn (listed first if the chat's tools were never listed).
+ */
+export async function turnTools(deps: TurnDeps, chat: Chat, turn: Turn): Promise<HostTool[]> {
+  const listed = deps.tools.get(chat.key) ?? (await deps.tools.list(chat));
+  return listed.map(({ tool, source, modelName, description }) => {
+    const hostTool: HostTool = {
+      name: modelName,
+      title: toolDisplayTitle(tool),
+      description,
+      inputSchema: tool.inputSchema as HostTool["inputSchema"],
+      source,
+      execute: (args, runContext) =>
+        executeToolCall(deps, chat, turn, { source, tool, args }, runContext),
+    };
+    if (tool.annotations !== undefined) hostTool.annotations = tool.annotations;
+    return hostTool;
+  });
+}
+
+/**
+ * Runs one model tool call on its source. A tool with a view has a card: one opened while the
+ * arguments streamed gets the final arguments, otherwise one opens now, before the call; it gets
+ * the result, or the reason there is none. Closing the card cuts its call short.
+ */
+async function executeToolCall(
+  deps: TurnDeps,
+  chat: Chat,
+  turn: Turn,
+  call: { source: string; tool: SourceTool; args: Record<string, unknown> },
+  runContext: ToolRunContext,
+): Promise<ModelToolOutcome> {
+  const { context, cards } = deps;
+  const { tool, args } = call;
+  const source = await context.sources.get(call.source);
+  let card: LiveCard | null = await turn.streamingCards.take(runContext.toolCallId);
+  if (card) {
+    await cards.finishInput(card, args);
+  } else if (toolHasView(tool)) {
+    card = await cards.openForToolCall({
+      chatKey: chat.key,
+      conversationId: turn.conversationId,
+      messageId: turn.reply?.id ?? "",
+      source: call.source,
+      tool,
+      arguments: args,
+      toolCallId: runContext.toolCallId,
+    });
+    turn.addCard(card.descriptor.instanceId, runContext.toolCallId);
+  }
+  const signal = card
+    ? AbortSignal.any([runContext.signal, cards.beginOpeningCall(card)])
+    : runContext.signal;
+  try {
+    const result = capToolResult(
+      await source.callTool(tool.name, args, {
+        signal,
+        timeout: context.services.toolTimeout,
+        onProgress: (progress) => runContext.onProgress(progress),
+      }),
+      context.services.toolResultLimit,
+    );
+    if (card) await cards.complete(card, result);
+    return toolOutcomeFromResult(result);
+  } catch (error) {
+    if (runContext.signal.aborted) {
+      if (card) await cards.cancel(card, STOPPED_REASON);
+      throw error;
+    }
+    // The card and the model get the same sentence for the person (a timeout says so plainly).
+    const reason = sourceFailureMessage(error, call.source, source.closed);
+    if (card) await cards.cancel(card, reason);
+    throw reason === errorMessage(error) ? error : new Error(reason, { cause: error });
+  }
+}

@@ -1,0 +1,141 @@
+// The events the browser sends: their names and the schemas their payloads must pass.
+import { z } from "zod";
+import { approvalDecisions } from "./approval-records";
+import { pagePermissionNames } from "./card-records";
+import { contentBlockSchema, idSchema, jsonObjectSchema } from "./common-records";
+import { limits } from "./limits";
+
+/** A string whose JSON form stays under the card payload cap. */
+function capped<T extends z.ZodType>(schema: T) {
+  return schema.refine(
+    (value) => JSON.stringify(value ?? null).length <= limits.maxCardPayloadChars,
+    `is larger than ${limits.maxCardPayloadChars} characters of JSON`,
+  );
+}
+
+/**
+ * Payload schemas of every event the browser sends, by event name.
+ * The server parses each payload with its schema before doing anything.
+ */
+export const clientEventSchemas = {
+  "session:hello": z.object({ conversationId: idSchema.optional() }).strict(),
+  "conversation:list": z.object({}).strict(),
+  "conversation:create": z
+    .object({ title: z.string().trim().min(1).max(limits.maxTitleChars).optional() })
+    .strict(),
+  "conversation:open": z.object({ conversationId: idSchema }).strict(),
+  "conversation:rename": z
+    .object({ conversationId: idSchema, title: z.string().trim().min(1).max(limits.maxTitleChars) })
+    .strict(),
+  "conversation:delete": z.object({ conversationId: idSchema }).strict(),
+  "conversation:export": z.object({ conversationId: idSchema }).strict(),
+  "conversation:import": z.object({ document: capped(jsonObjectSchema) }).strict(),
+  "message:send": z
+    .object({
+      chatId: idSchema,
+      text: z.string().trim().min(1, "is empty").max(limits.maxMessageChars),
+      /** The browser's own id for the message, so a resend after a reconnect is not stored twice. */
+      clientId: idSchema,
+    })
+    .strict(),
+  "turn:stop": z.object({ chatId: idSchema }).strict(),
+  /**
+   * Runs a chat's last turn again after its reply failed, was stopped or was interrupted: no
+   * message is added; a new reply follows the person's last message.
+   */
+  "turn:retry": z.object({ chatId: idSchema, messageId: idSchema }).strict(),
+  "card:attach": z
+    .object({
+      instanceId: idSchema,
+      /**
+       * The permissions the person granted the card's source (issue 9, item 7); only these of
+       * the view's declared ones reach the sandbox. Absent: none.
+       */
+      permissions: z.array(z.enum(pagePermissionNames)).max(pagePermissionNames.length).optional(),
+      /**
+       * Hashes (`page.viewHash`) of the card's source's pages the browser already holds: when the
+       * card's page is one of them, the reply leaves out its HTML.
+       */
+      views: z.array(z.string().min(1).max(128)).max(limits.maxKnownViews).optional(),
+    })
+    .strict(),
+  "card:call-tool": z
+    .object({
+      instanceId: idSchema,
+      name: z.string().min(1).max(limits.maxIdChars),
+      arguments: capped(jsonObjectSchema).optional(),
+    })
+    .strict(),
+  "card:read-resource": z
+    .object({ instanceId: idSchema, uri: z.string().min(1).max(2_048) })
+    .strict(),
+  "card:list-resources": z
+    .object({ instanceId: idSchema, cursor: z.string().max(2_048).optional() })
+    .strict(),
+  "card:list-resource-templates": z
+    .object({ instanceId: idSchema, cursor: z.string().max(2_048).optional() })
+    .strict(),
+  "card:update-context": z
+    .object({
+      instanceId: idSchema,
+      /** The page load's generation from its `card:attach` reply; an older load's report is refused. */
+      generation: z.number().int().nonnegative().optional(),
+      content: capped(z.array(contentBlockSchema).max(100)).optional(),
+      structuredContent: capped(jsonObjectSchema).optional(),
+    })
+    .strict(),
+  "card:post-message": z
+    .object({
+      instanceId: idSchema,
+      /** The page load's generation from its `card:attach` reply; an older load's message is dropped. */
+      generation: z.number().int().nonnegative().optional(),
+      role: z.literal("user"),
+      content: capped(z.array(contentBlockSchema).max(100)),
+    })
+    .strict(),
+  "card:log": z
+    .object({
+      instanceId: idSchema,
+      level: z.enum([
+        "debug",
+        "info",
+        "notice",
+        "warning",
+        "error",
+        "critical",
+        "alert",
+        "emergency",
+      ]),
+      logger: z.string().max(200).optional(),
+      data: capped(z.unknown()),
+    })
+    .strict(),
+  "card:teardown": z
+    .object({
+      instanceId: idSchema,
+      reason: z.enum(["closed", "conversation-closed", "unmounted", "replaced"]),
+    })
+    .strict(),
+  "approval:answer": z
+    .object({
+      approvalId: idSchema,
+      decision: z.enum(approvalDecisions),
+      reason: z.string().max(limits.maxReasonChars).optional(),
+    })
+    .strict(),
+  "context:inspect": z.object({ chatId: idSchema }).strict(),
+  /** The audit of one of the person's conversations: its apps' tool calls, newest first. */
+  "audit:list": z
+    .object({
+      conversationId: idSchema,
+      /** At most this many entries, 1 to 1,000 (default 200). */
+      limit: z.number().int().min(1).max(1_000).optional(),
+    })
+    .strict(),
+} as const;
+
+/** Names of the events the browser sends. */
+export type ClientEventName = keyof typeof clientEventSchemas;
+
+/** The payload of a browser event, after validation. */
+export type ClientPayload<E extends ClientEventName> = z.infer<(typeof clientEventSchemas)[E]>;

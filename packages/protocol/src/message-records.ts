@@ -1,0 +1,77 @@
+// A conversation's stored messages and their parts.
+import { z } from "zod";
+
+/** One part of a stored message. */
+export const messagePartSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("tool-call"),
+    toolCallId: z.string(),
+    /** The tool's own name on its source (what the person sees). */
+    name: z.string(),
+    arguments: z.unknown(),
+    /** The source (MCP server or app) the tool belongs to. */
+    source: z.string().optional(),
+    /** The name the model was given for the tool, when it differs from `name`. */
+    modelName: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("tool-result"),
+    toolCallId: z.string(),
+    name: z.string(),
+    value: z.unknown(),
+    isError: z.boolean(),
+    /** The name the model was given for the tool, when it differs from `name`. */
+    modelName: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("card"),
+    instanceId: z.string(),
+    /** The model tool call that opened the card; the card shows with that call's row. */
+    toolCallId: z.string().optional(),
+  }),
+]);
+
+/** One part of a stored message: text, a tool call, its result, or a card it opened. */
+export type MessagePart = z.infer<typeof messagePartSchema>;
+
+/** Where a message is in its life. `interrupted`: the server stopped while it was being written. */
+export const messageStatuses = [
+  "complete",
+  "streaming",
+  "interrupted",
+  "stopped",
+  "error",
+] as const;
+
+/** A message of a conversation, as stored and as shown. */
+export const messageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  chatId: z.string(),
+  seq: z.number().int(),
+  role: z.enum(["user", "assistant"]),
+  parts: z.array(messagePartSchema),
+  status: z.enum(messageStatuses),
+  error: z.string().optional(),
+  /** For status `error`: whether running the turn again (`turn:retry`) may help. */
+  retryable: z.boolean().optional(),
+  /** Tokens the model reported for a reply, when the provider reports them. */
+  usage: z
+    .object({
+      inputTokens: z.number().optional(),
+      outputTokens: z.number().optional(),
+      cachedInputTokens: z.number().optional(),
+    })
+    .optional(),
+  /**
+   * Set when an app's view wrote this message and the chat sent it as the person's (a chat whose
+   * app messages `submit`): which card, of which source, under which title. The model sees it as
+   * the person's message; the person should see that the app wrote it.
+   */
+  fromApp: z.object({ instanceId: z.string(), source: z.string(), title: z.string() }).optional(),
+  createdAt: z.number(),
+});
+
+/** A message of a conversation. */
+export type ChatMessage = z.infer<typeof messageSchema>;

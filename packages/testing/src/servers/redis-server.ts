@@ -1,0 +1,146 @@
+// A real Redis for tests: Debian's `redis-server`, started by the test itself on 127.0.0.1 and a
+// free port, with its files in a temporary folder that `stop()` removes.
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, spawnTied, waitForOutput, type TiedProcess } from "./tied-process";
+
+/** How a test Redis is started. Every field has a default. */
+export interface RedisOptions {
+  /** The program; default `$REDIS_SERVER`, else `redis-server` on the PATH. */
+  readonly command?: string;
+  /** The port; default a free one. */
+  readonly port?: number;
+  /** How long start and restart may take, in ms; default 20,000. */
+  readonly startTimeoutMs?: number;
+}
+
+/** A running test Redis. */
+export interface RunningRedis {
+  /** `redis://127.0.0.1:<port>` */
+  readonly url: string;
+  /** The port; a restart keeps it. */
+  readonly port: number;
+  /** Stops the server (if running) and removes its folder. */
+  stop(): Promise<void>;
+  /** Stops the server and starts it again on the same port (its data is not kept). */
+  restart(): Promise<void>;
+  /** Kills the server with SIGKILL and waits until it is gone (a crash); `restart()` brings it back. */
+  kill(): Promise<void>;
+}
+
+const notFound = [
+  "Redis is not installed: the tests need Debian's redis-server.",
+  "Install it, then run the tests again:",
+  "  Debian/Ubuntu:  sudo apt-get install redis-server   (or: node scripts/ensure-services.mjs as root)",
+  "  elsewhere:      install Redis and set REDIS_SERVER=/path/to/redis-server",
+].join("\n");
+
+/**
+ * Answers whether Redis on `port` replies `+PONG` to `PING`.
+ *
+ * @param port - the port on 127.0.0.1.
+ * @param timeoutMs - how long to wait for the answer.
+ */
+export function pingRedis(port: number, timeoutMs = 2_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    let answer = "";
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (chunk) => {
+      answer += chunk.toString();
+      if (answer.includes("\r\n")) finish(answer.startsWith("+PONG"));
+    });
+    socket.once("error", () => finish(false));
+  });
+}
+
+/**
+ * Starts Debian's `redis-server` on 127.0.0.1: a config on the command line, no persistence
+ * (`--save "" --appendonly no`), its folder under the system's temporary folder. It never
+ * outlives the test process (see `spawnTied`).
+ *
+ * @param options - the program, the port and the start bound.
+ * @returns the running server; call `stop()` when done.
+ * @throws {Error} a sentence saying how to install Redis when the program is missing, or what it
+ *   printed when it did not start.
+ */
+export async function startRedis(options: RedisOptions = {}): Promise<RunningRedis> {
+  const command = options.command ?? process.env["REDIS_SERVER"] ?? "redis-server";
+  const port = options.port ?? (await freePort());
+  const timeoutMs = options.startTimeoutMs ?? 20_000;
+  const folder = mkdtempSync(join(tmpdir(), "mcp-chat-host-redis-"));
+  let current: TiedProcess | undefined;
+
+  async function launch(): Promise<void> {
+    const tied = spawnTied(
+      command,
+      [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--dir",
+        folder,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--logfile",
+        "",
+        "--protected-mode",
+        "yes",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const spawnError = new Promise<never>((_, reject) =>
+      tied.child.once("error", (error: NodeJS.ErrnoException) =>
+        reject(error.code === "ENOENT" ? new Error(notFound) : error),
+      ),
+    );
+    current = tied;
+    await Promise.race([
+      waitForOutput(tied.child, /Ready to accept connections/, timeoutMs, "redis-server"),
+      spawnError,
+    ]);
+    // Keep reading its log so a full pipe never blocks the server.
+    tied.child.stdout?.resume();
+    tied.child.stderr?.resume();
+    if (!(await pingRedis(port))) {
+      await tied.stop("SIGKILL");
+      throw new Error(`redis-server said it was ready on port ${port} but did not answer PING.`);
+    }
+  }
+
+  try {
+    await launch();
+  } catch (error) {
+    await current?.stop("SIGKILL");
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      await current?.stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+    async restart() {
+      await current?.stop();
+      await launch();
+    },
+    async kill() {
+      await current?.stop("SIGKILL");
+    },
+  };
+}
