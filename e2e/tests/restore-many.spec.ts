@@ -4,69 +4,13 @@
 // result). The small version of benchmark 4 (bench/benchmarks/restore.ts); no time is asserted.
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { openStore, type JsonObject } from "@mcp-chat-host/host";
+import { openStore } from "@mcp-chat-host/host";
 import { cards, viewOf } from "../support/card-frames";
 import { signIn, replies, userMessages } from "../support/chat-page";
 import { freshDataDirectory, startHost, type RunningHost } from "../support/host";
+import { savedCardId, writeNotesConversation } from "../support/saved-notes";
 
 const CARD_COUNT = 20;
-/** The token sign-in's user when none is configured. */
-const OPERATOR_ID = "operator";
-
-/** Writes a conversation of Notes cards, as real turns leave them; returns its id. */
-async function writeConversation(databaseFile: string): Promise<string> {
-  const store = await openStore(`sqlite:${databaseFile}`);
-  try {
-    await store.ensureUser(OPERATOR_ID);
-    const conversation = await store.createConversation(OPERATOR_ID, { title: "Many notes" });
-    for (let index = 1; index <= CARD_COUNT; index += 1) {
-      const args: JsonObject = { text: `Saved note number ${index}.` };
-      await store.appendMessage({
-        conversationId: conversation.id,
-        chatId: "chat-1",
-        role: "user",
-        parts: [{ type: "text", text: `/call open-notes ${JSON.stringify(args)}` }],
-      });
-      const reply = await store.appendMessage({
-        conversationId: conversation.id,
-        chatId: "chat-1",
-        role: "assistant",
-        parts: [
-          { type: "tool-call", toolCallId: `call-${index}`, name: "open-notes", arguments: args },
-          { type: "card", instanceId: `saved-card-${index}` },
-          {
-            type: "tool-result",
-            toolCallId: `call-${index}`,
-            name: "open-notes",
-            value: "The notes are open (4 words).",
-            isError: false,
-          },
-          { type: "text", text: "open-notes returned: The notes are open (4 words)." },
-        ],
-      });
-      await store.saveCard({
-        instanceId: `saved-card-${index}`,
-        conversationId: conversation.id,
-        chatId: "chat-1",
-        kind: "card",
-        source: "notes",
-        tool: "open-notes",
-        arguments: args,
-        result: {
-          content: [{ type: "text", text: "The notes are open (4 words)." }],
-          structuredContent: { text: args["text"] ?? "", words: 4, saved: false },
-        },
-        title: "Open notes",
-        checked: true,
-        messageId: reply.id,
-      });
-    }
-    return conversation.id;
-  } finally {
-    await store.close();
-  }
-}
-
 let host: RunningHost | null = null;
 
 test.afterEach(async () => {
@@ -80,7 +24,7 @@ test(`a saved conversation of ${CARD_COUNT} cards reopens with every view initia
   test.setTimeout(180_000);
   const data = freshDataDirectory();
   const databaseFile = join(data, "mcp-chat-host.db");
-  const conversationId = await writeConversation(databaseFile);
+  const conversationId = await writeNotesConversation(databaseFile, CARD_COUNT);
   // Every card live at once: this spec is about the restore path at scale; the cap on live views
   // (default 12) and the stand-ins are live-views.spec.ts's.
   host = await startHost({ data, liveViews: CARD_COUNT });
@@ -120,7 +64,7 @@ test(`a saved conversation of ${CARD_COUNT} cards reopens with every view initia
   // The saved input and result reached the views: the first and the last show their own text.
   for (const index of [1, CARD_COUNT]) {
     const view = viewOf(
-      page.locator(`[data-testid="card"][data-instance-id="saved-card-${index}"]`),
+      page.locator(`[data-testid="card"][data-instance-id="${savedCardId(index)}"]`),
     );
     await expect(view.getByTestId("notes-text")).toHaveValue(`Saved note number ${index}.`);
     await expect(view.getByTestId("notes-status")).toHaveText(
