@@ -8,6 +8,7 @@ import {
   type AuditRow,
   type CardRow,
 } from "./sqlite-rows";
+import { upsertCardSql, upsertCardValues } from "./store-rules";
 import type { ApprovalKey } from "./sqlite-card-tables";
 
 /** The Postgres statements of cards, remembered approvals and the audit (see `postgresTables`). */
@@ -38,31 +39,8 @@ export const postgresCardTables = {
   /** Inserts the card, or replaces every field of the one with the same key (keeping its place). */
   async upsertCard(db: Queryable, record: CardRecord): Promise<void> {
     await db.query(
-      `INSERT INTO cards (conversation_id, instance_id, chat_id, kind, source, tool, arguments,
-           result, cancelled, title, checked, message_id, created_at, closed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-         ON CONFLICT (conversation_id, instance_id) DO UPDATE SET
-           chat_id = excluded.chat_id, kind = excluded.kind, source = excluded.source,
-           tool = excluded.tool, arguments = excluded.arguments, result = excluded.result,
-           cancelled = excluded.cancelled, title = excluded.title, checked = excluded.checked,
-           message_id = excluded.message_id, created_at = excluded.created_at,
-           closed_at = excluded.closed_at`,
-      [
-        record.conversationId,
-        record.instanceId,
-        record.chatId,
-        record.kind,
-        record.source,
-        record.tool,
-        JSON.stringify(record.arguments),
-        record.result === null ? null : JSON.stringify(record.result),
-        record.cancelled ?? null,
-        record.title,
-        record.checked,
-        record.messageId ?? null,
-        record.createdAt,
-        record.closedAt ?? null,
-      ],
+      upsertCardSql((position) => `$${position}`),
+      upsertCardValues(record, (checked) => checked),
     );
   },
 

@@ -7,6 +7,7 @@ import {
   type AuditRow,
   type CardRow,
 } from "./sqlite-rows";
+import { upsertCardSql, upsertCardValues } from "./store-rules";
 import { SqliteStatements } from "./sqlite-statements";
 
 /** The key of a remembered approval (an approval without its time). */
@@ -40,29 +41,8 @@ export class SqliteCardTables extends SqliteStatements {
   /** Inserts the card, or replaces every field of the one with the same key (keeping its rowid). */
   upsertCard(record: CardRecord): void {
     this.run(
-      `INSERT INTO cards (conversation_id, instance_id, chat_id, kind, source, tool, arguments,
-           result, cancelled, title, checked, message_id, created_at, closed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (conversation_id, instance_id) DO UPDATE SET
-           chat_id = excluded.chat_id, kind = excluded.kind, source = excluded.source,
-           tool = excluded.tool, arguments = excluded.arguments, result = excluded.result,
-           cancelled = excluded.cancelled, title = excluded.title, checked = excluded.checked,
-           message_id = excluded.message_id, created_at = excluded.created_at,
-           closed_at = excluded.closed_at`,
-      record.conversationId,
-      record.instanceId,
-      record.chatId,
-      record.kind,
-      record.source,
-      record.tool,
-      JSON.stringify(record.arguments),
-      record.result === null ? null : JSON.stringify(record.result),
-      record.cancelled ?? null,
-      record.title,
-      record.checked ? 1 : 0,
-      record.messageId ?? null,
-      record.createdAt,
-      record.closedAt ?? null,
+      upsertCardSql(() => "?"),
+      ...upsertCardValues(record, (checked) => (checked ? 1 : 0)),
     );
   }
 

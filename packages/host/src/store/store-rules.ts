@@ -2,7 +2,7 @@
  * The rules every store applies before it writes, and the wording of its common failures, shared
  * by the SQLite and the Postgres store so both keep one contract.
  */
-import type { MessageChanges, MessageRecord, NewApproval } from "./host-store";
+import type { CardRecord, MessageChanges, MessageRecord, NewApproval } from "./host-store";
 import { StoreError, type StoreAction } from "./store-error";
 
 /** The title a conversation gets when none is given. */
@@ -140,4 +140,44 @@ export function applyMessageChanges(
   if (changes.usage === null) delete record.usage;
   else if (changes.usage !== undefined) record.usage = changes.usage;
   record.updatedAt = updatedAt;
+}
+
+/**
+ * The statement that inserts a card or replaces every field of the one with the same key, in
+ * either store's placeholder style (`?` for SQLite, `$1`… for Postgres).
+ */
+export function upsertCardSql(placeholder: (position: number) => string): string {
+  const values = Array.from({ length: 14 }, (_, index) => placeholder(index + 1)).join(", ");
+  return `INSERT INTO cards (conversation_id, instance_id, chat_id, kind, source, tool, arguments,
+           result, cancelled, title, checked, message_id, created_at, closed_at)
+         VALUES (${values})
+         ON CONFLICT (conversation_id, instance_id) DO UPDATE SET
+           chat_id = excluded.chat_id, kind = excluded.kind, source = excluded.source,
+           tool = excluded.tool, arguments = excluded.arguments, result = excluded.result,
+           cancelled = excluded.cancelled, title = excluded.title, checked = excluded.checked,
+           message_id = excluded.message_id, created_at = excluded.created_at,
+           closed_at = excluded.closed_at`;
+}
+
+/** A card's values in the order of {@link upsertCardSql}; `checked` as the store keeps booleans. */
+export function upsertCardValues(
+  record: CardRecord,
+  flag: (value: boolean) => boolean | number,
+): unknown[] {
+  return [
+    record.conversationId,
+    record.instanceId,
+    record.chatId,
+    record.kind,
+    record.source,
+    record.tool,
+    JSON.stringify(record.arguments),
+    record.result === null ? null : JSON.stringify(record.result),
+    record.cancelled ?? null,
+    record.title,
+    flag(record.checked),
+    record.messageId ?? null,
+    record.createdAt,
+    record.closedAt ?? null,
+  ];
 }
