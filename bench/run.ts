@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { errorMessage } from "@mcp-chat-host/protocol";
 import { BenchFailure, type BenchModule, type BenchResult } from "./lib/bench-result";
+import { evaluateGoals, formatGoals } from "./lib/goals";
 import { benchDirectory } from "./lib/paths";
 import {
   formatMachine,
@@ -118,9 +119,12 @@ async function main(): Promise<number> {
       console.error(`FAILED ${name}: ${message}`);
     }
   }
-  writeReport(options.out, { machine, quick: options.quick, results, failures });
+  const goals = evaluateGoals(results);
+  writeReport(options.out, { machine, quick: options.quick, results, goals, failures });
   console.log(`\nAll figures${options.quick ? " (quick)" : ""}:`);
   process.stdout.write(formatTable(results));
+  console.log("");
+  process.stdout.write(formatGoals(goals, options.quick));
   console.log(`\nWritten to ${options.out}.`);
   if (failures.length > 0) {
     console.error(`\n${failures.length} benchmark(s) failed:`);

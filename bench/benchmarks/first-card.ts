@@ -2,15 +2,15 @@
 // timed in Node) to the view's `initialized` (timed in the view, in Chromium), through the whole
 // host: card record committed, `card:opened`, the React card, `card:attach` (the page read from
 // the source again), the AppBridge, the sandbox proxy page on its own origin, the view in its
-// inner frame. The baseline, in the same run and interleaved: the same view HTML loaded into a
+// inner frame. The host runs in a child process (bench-host-process.ts). The baseline, in the same run and interleaved: the same view HTML loaded into a
 // bare sandboxed iframe with an AppBridge, no proxy, socket or server (bare-page/main.ts).
 import type { Page } from "playwright-core";
 import type { BenchOptions, BenchResult } from "../lib/bench-result";
 import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { ConsoleMarks, launchChromium, pageClockOffset } from "../lib/browser";
-import { OPEN_TOOL, benchApp, benchViewHtml } from "../fixtures/bench-app";
+import { OPEN_TOOL, benchViewHtml } from "../fixtures/bench-app";
 import { startBarePageServer } from "../fixtures/bare-page-server";
-import { startBenchHost } from "../fixtures/bench-host";
+import { startBenchHostProcess } from "../fixtures/bench-host-process";
 import { closeCard, openHostPage, sendMessage } from "../fixtures/host-page";
 
 const LABELS = {
@@ -46,9 +46,7 @@ async function lastCardId(page: Page): Promise<string> {
  */
 export async function run(options: BenchOptions): Promise<BenchResult[]> {
   const resultTimes = new Map<string, number>();
-  const host = await startBenchHost({
-    sources: [benchApp({ onResult: (run, at) => resultTimes.set(run, at) })],
-  });
+  const host = await startBenchHostProcess({ onResult: (run, at) => resultTimes.set(run, at) });
   const bare = await startBarePageServer();
   const browser = await launchChromium().catch(async (error: unknown) => {
     await Promise.all([bare.close(), host.close()]);
@@ -56,12 +54,13 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
   });
   try {
     const html = await benchViewHtml();
-    const { page } = await openHostPage(browser, host.signInUrl());
+    const { page } = await openHostPage(browser, await host.signInUrl());
     const hostMarks = new ConsoleMarks(page, "mch-bench");
     const barePage = await (await browser.newContext()).newPage();
     await barePage.goto(bare.url);
     const bareMarks = new ConsoleMarks(barePage, "mch-bench");
     const clockBefore = await pageClockOffset(page);
+    const hostClockBefore = await host.clockOffset();
     let runs = 0;
 
     const subjects: Subject<number>[] = [
@@ -76,7 +75,8 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
           if (resultAt === undefined) throw new Error(`The tool of run ${run} never returned.`);
           // The card is closed again so every sample starts from a page with no live card.
           await closeCard(page, await lastCardId(page));
-          return initializedAt - clockBefore.offsetMs - resultAt;
+          // Both times on this process's clock: the page's and the host child's, each aligned.
+          return initializedAt - clockBefore.offsetMs - (resultAt - hostClockBefore.offsetMs);
         },
       },
       {
@@ -109,14 +109,20 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
       maxMs: options.quick ? 30_000 : 180_000,
     });
     const clockAfter = await pageClockOffset(page);
+    const hostClockAfter = await host.clockOffset();
     const hostRow = summarize(LABELS.host, samples.get(LABELS.host) ?? []);
     const bareRow = summarize(LABELS.bare, samples.get(LABELS.bare) ?? []);
     hostRow.extra = {
       "added median ms": Math.round((hostRow.median - bareRow.median) * 10) / 10,
       "added p99 ms": Math.round((hostRow.p99 - bareRow.p99) * 10) / 10,
     };
-    const drift = Math.abs(clockAfter.offsetMs - clockBefore.offsetMs);
-    const uncertainty = Math.max(clockBefore.uncertaintyMs, clockAfter.uncertaintyMs) + drift;
+    const drift =
+      Math.abs(clockAfter.offsetMs - clockBefore.offsetMs) +
+      Math.abs(hostClockAfter.offsetMs - hostClockBefore.offsetMs);
+    const uncertainty =
+      Math.max(clockBefore.uncertaintyMs, clockAfter.uncertaintyMs) +
+      Math.max(hostClockBefore.uncertaintyMs, hostClockAfter.uncertaintyMs) +
+      drift;
     return [
       {
         name: "first-card",
@@ -128,7 +134,8 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
         },
         notes: [
           "The view is the benchmarks' own (bench/fixtures/bench-view): an ext-apps App and one line of text, so the figures are the host's and the browser's, not a view's.",
-          "Host: from the tool handler returning (Node clock) to the view's `initialized` (view clock, right after app.connect() resolves); the clocks are aligned NTP-style against the page " +
+          "The host runs in a child process of its own, so the Playwright driver's work is not on the server's event loop.",
+          "Host: from the tool handler returning (the host child's clock) to the view's `initialized` (view clock, right after app.connect() resolves); both clocks are aligned NTP-style against the benchmark's " +
             `(uncertainty about ±${uncertainty.toFixed(2)} ms). The host opens the card when the tool call starts, so part of the mounting overlaps the call.`,
           "Bare: from the baseline page starting to load the same HTML to the same moment in the view.",
           "Each host sample starts from a page whose earlier cards are closed; each bare sample from an empty page.",

@@ -1,15 +1,18 @@
 // Benchmark 1: a view's `tools/call`, through the whole path, in Chromium: view → sandbox proxy →
 // AppBridge → socket.io → the gate (card check, visibility, annotation policy, audit in SQLite) →
 // the in-process app → back. Timed inside the view with `performance.now()` around
-// `app.callServerTool`. Two baselines run in the same process, interleaved with it:
-// - the floor: the same call on an in-process MCP client (the app's own `source()`);
-// - the server path without the browser: `card:call-tool` from a Node socket.io client, on a card
-//   of its own session (same gate, same audit, same app).
+// `app.callServerTool`. The host runs in a child process of its own (bench-host-process.ts), so
+// the Playwright driver's work (every protocol event of the browser comes to this process) is not
+// on the server's event loop. Two baselines, interleaved with it:
+// - the floor: the same call on an in-process MCP client (the app's own `source()`), here;
+// - the server path without the browser: `card:call-tool` from a Node socket.io client in this
+//   process, on a card of its own session of the same child host (same gate, same audit, same
+//   app), so it crosses the same process boundary the browser's call does.
 import type { BenchOptions, BenchResult } from "../lib/bench-result";
 import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { ConsoleMarks, launchChromium } from "../lib/browser";
 import { ECHO_ARGUMENTS, ECHO_TOOL, OPEN_TOOL, benchApp } from "../fixtures/bench-app";
-import { startBenchHost } from "../fixtures/bench-host";
+import { startBenchHostProcess } from "../fixtures/bench-host-process";
 import { benchViewFrame, openHostPage, sendMessage } from "../fixtures/host-page";
 import { connectBenchClient, openCardFromNode, signInCookie } from "../fixtures/socket-client";
 
@@ -50,10 +53,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
   const batch = options.quick ? 10 : 50;
   const rounds = options.quick ? 3 : 20;
   // The gate's rate limit (20 calls a second per card by default) would otherwise be measured.
-  const host = await startBenchHost({
-    sources: [benchApp()],
-    pageCallRate: { perSecond: 1_000_000, burst: 1_000_000 },
-  });
+  const host = await startBenchHostProcess({ unthrottled: true });
   const floorSource = await benchApp().source();
   const browser = await launchChromium().catch(async (error: unknown) => {
     await Promise.all([floorSource.close(), host.close()]);
@@ -61,14 +61,14 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
   });
   let client: Awaited<ReturnType<typeof connectBenchClient>> | null = null;
   try {
-    const { page } = await openHostPage(browser, host.signInUrl());
+    const { page } = await openHostPage(browser, await host.signInUrl());
     const marks = new ConsoleMarks(page, "mch-bench");
     await sendMessage(page, `/call ${OPEN_TOOL} ${JSON.stringify({ run: "calls" })}`);
     await marks.next("calls", 30_000);
     marks.stop();
     const frame = await benchViewFrame(page);
 
-    client = await connectBenchClient(host.origin, await signInCookie(host.signInUrl()));
+    client = await connectBenchClient(host.origin, await signInCookie(await host.signInUrl()));
     const nodeClient = client;
     const card = await openCardFromNode(nodeClient, OPEN_TOOL, { run: "node" });
 
@@ -136,6 +136,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
         notes: [
           `One sample is one call; calls run one after another, ${batch} per subject per round, the subjects interleaved round by round.`,
           'Every path calls the app-only, read-only `echo` tool of an in-process app with { text: "ping" }.',
+          "The host runs in a child process; the Node socket.io client and the Playwright driver run in the benchmark's process, so both host paths cross a process boundary and the driver's work is not on the server's event loop.",
           "The two host paths pass the whole gate (card, visibility, the default annotation policy) and write the audit row to a SQLite file; the page-call rate limit is raised so it is not what is measured.",
           "The Chromium figure is timed in the view (performance.now() around app.callServerTool); the others in Node.",
         ],

@@ -18,14 +18,8 @@ import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { launchChromium } from "../lib/browser";
 import { mebibytes } from "../lib/process-stats";
 import { startBarePageServer, type BarePageServer } from "../fixtures/bare-page-server";
-import {
-  countedSource,
-  startBenchHost,
-  storeSpec,
-  temporaryDataDirectory,
-  totalCalls,
-  type ToolCallCounts,
-} from "../fixtures/bench-host";
+import { startBenchHostProcess } from "../fixtures/bench-host-process";
+import { storeSpec, temporaryDataDirectory, totalCalls } from "../fixtures/bench-host";
 import type { RestoreProgress } from "../fixtures/restore-watch";
 import {
   bareTabMemory,
@@ -86,12 +80,10 @@ async function measure(
   rounds: { warmup: number; iterations: number; maxMs: number; timeoutMs: number },
 ): Promise<BenchResult[]> {
   const dataDirectory = temporaryDataDirectory();
-  const counts: ToolCallCounts = {};
   const saved = await writeSavedConversation(storeSpec(dataDirectory), { cards });
-  const host = await startBenchHost({
-    sources: [countedSource(notesApp(), counts)],
-    dataDirectory,
-  }).catch((error: unknown) => {
+  // The host in a child process of its own, so the Playwright driver's work is not on the
+  // server's event loop (as for page-call-round-trip and first-card).
+  const host = await startBenchHostProcess({ notesOn: dataDirectory }).catch((error: unknown) => {
     rmSync(dataDirectory, { recursive: true, force: true });
     throw error;
   });
@@ -144,6 +136,7 @@ async function measure(
     browser = null;
     const hostMemory = await hostTabMemory(host, conversationUrl, rounds.timeoutMs);
     const bareMemory = await bareTabMemory(bare, html, views);
+    const counts = await host.toolCalls();
     const toolCalls = totalCalls(counts);
     if (toolCalls !== 0) {
       throw new BenchFailure(
@@ -173,6 +166,7 @@ async function measure(
       `A saved conversation of ${cards} Notes cards (an example app, a ${Math.round(html.length / 1024)} kB single-file view), written into the SQLite store before the host started.`,
       "Host: from the chat page's navigation start (a new tab on #/c/<id>, signed in) to every card in the visible part of the message list having its view initialised; this includes loading the web app, the socket, the snapshot, the scroll to the end, one `card:attach` per live card (each page read again from the app and sent whole) and the sandbox proxies. At most 12 views are live (the default cap); the others are stand-ins.",
       "Bare: every view, with its input and result, loaded at once into bare sandboxed iframes with an AppBridge each, from an already open page (no cap: what the page did before the cap, without the host's own costs).",
+      "The host runs in a child process of its own, so the Playwright driver's work is not on the server's event loop.",
       `Tool calls the servers saw during every reopen: ${toolCalls} (must be 0).`,
     ];
     if (failed > 0) {

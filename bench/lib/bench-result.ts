@@ -28,6 +28,26 @@ export interface BenchResult {
   notes?: string[];
 }
 
+/** Whether a goal's figure meets it, or why there is no figure. */
+export type GoalStatus = "met" | "missed" | "not measured";
+
+/** One row of the goals table. */
+export interface GoalRow {
+  /** What is measured, as the issue names it. */
+  measure: string;
+  /** The baseline of the same run, with its figure ("-" when it has none). */
+  baseline: string;
+  /** The host's figure. */
+  now: string;
+  /** Host over baseline, or the difference, as the goal is stated ("-" when it has none). */
+  ratio: string;
+  /** The goal, as the issue states it. */
+  goal: string;
+  status: GoalStatus;
+  /** Which result the figure comes from, or which benchmark to run when there is none. */
+  source: string;
+}
+
 /** What the runner passes to every benchmark. */
 export interface BenchOptions {
   /** Tiny sizes and a handful of iterations, so `npm test` proves the benchmark still runs. */

@@ -1,7 +1,7 @@
 // Starts the bench server (bench-server.ts) as a child process and asks it, over IPC, for its
 // memory after a full GC and for its event loop delay.
 import { join } from "node:path";
-import { startNodeChild, type RunningChild } from "./child-process";
+import { askChild, startNodeChild, type RunningChild } from "./child-process";
 import { benchDirectory, repositoryRoot } from "./paths";
 import { residentBytes } from "./process-stats";
 
@@ -29,8 +29,6 @@ export function startBenchServer(data: string): Promise<RunningChild> {
   });
 }
 
-let requests = 0;
-
 /**
  * Sends the bench server an IPC request and resolves with its answer. The server answers on its
  * event loop, so an overloaded server answers late: each answer carries its request's id, so a
@@ -43,22 +41,7 @@ function askServer<T>(
   type: "gc" | "loop-delay",
   timeoutMs: number,
 ): Promise<T> {
-  requests += 1;
-  const id = requests;
-  return new Promise<T>((resolve, reject) => {
-    const listener = (message: unknown) => {
-      if ((message as { id?: unknown } | null)?.id !== id) return;
-      clearTimeout(timer);
-      server.child.off("message", listener);
-      resolve(message as T);
-    };
-    const timer = setTimeout(() => {
-      server.child.off("message", listener);
-      reject(new Error(`The bench server did not answer "${type}" within ${timeoutMs} ms.`));
-    }, timeoutMs);
-    server.child.on("message", listener);
-    server.child.send({ type, id });
-  });
+  return askChild<T>(server, type, timeoutMs, "The bench server");
 }
 
 /**

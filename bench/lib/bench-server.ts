@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { createHostServer, mcpChatHost, policies } from "@mcp-chat-host/host";
 import { pino } from "pino";
 import { benchApp } from "./bench-app";
+import { exitWhenAsked } from "./child-process";
 
 /** The header carrying the bench user's id. */
 export const BENCH_USER_HEADER = "x-bench-user";
@@ -85,18 +86,4 @@ process.on("message", (message: unknown) => {
   }
 });
 
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  const forced = setTimeout(() => process.exit(1), 10_000);
-  forced.unref();
-  server.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
-// The parent went away (its IPC channel closed): don't outlive it.
-process.on("disconnect", stop);
+exitWhenAsked(() => server.close());

@@ -135,3 +135,59 @@ export async function waitForOk(
   }
   throw new Error(`${url} did not answer 200 within ${options.timeoutMs} ms (${last}).`);
 }
+
+let childRequests = 0;
+
+/**
+ * Asks a child started by {@link startNodeChild} over IPC and waits for its answer: the first
+ * message carrying the request's id (an overloaded child answers late, and answers in order of
+ * its own).
+ *
+ * @param who - the child, for the error ("The bench server").
+ * @throws {Error} when it does not answer within `timeoutMs`.
+ */
+export function askChild<T>(
+  running: RunningChild,
+  type: string,
+  timeoutMs: number,
+  who: string,
+): Promise<T> {
+  childRequests += 1;
+  const id = childRequests;
+  return new Promise<T>((resolve, reject) => {
+    const listener = (message: unknown) => {
+      if ((message as { id?: unknown } | null)?.id !== id) return;
+      clearTimeout(timer);
+      running.child.off("message", listener);
+      resolve(message as T);
+    };
+    const timer = setTimeout(() => {
+      running.child.off("message", listener);
+      reject(new Error(`${who} did not answer "${type}" within ${timeoutMs} ms.`));
+    }, timeoutMs);
+    running.child.on("message", listener);
+    running.child.send({ type, id });
+  });
+}
+
+/**
+ * In a benchmark's child process: closes with `close` on SIGTERM or SIGINT, or when the parent
+ * goes away (its IPC channel closed), so the child never outlives it; then exits, 0 when closing
+ * worked, 1 when it failed or took more than 10 s.
+ */
+export function exitWhenAsked(close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const forced = setTimeout(() => process.exit(1), 10_000);
+    forced.unref();
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("disconnect", stop);
+}

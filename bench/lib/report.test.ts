@@ -41,11 +41,12 @@ describe("machineInfo and writeReport", () => {
     const folder = mkdtempSync(join(tmpdir(), "mch-bench-report-"));
     try {
       const file = join(folder, "results.json");
-      writeReport(file, { machine, quick: true, results: [], failures: [] });
+      writeReport(file, { machine, quick: true, results: [], goals: [], failures: [] });
       expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
         machine,
         quick: true,
         results: [],
+        goals: [],
         failures: [],
       });
     } finally {

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
-import type { BenchResult, BenchRow } from "./bench-result";
+import type { BenchResult, BenchRow, GoalRow } from "./bench-result";
 import { openFilesLimit } from "./process-stats";
 
 /** The machine a run happened on, so figures can be compared with their context. */
@@ -30,6 +30,8 @@ export interface BenchReport {
   machine: MachineInfo;
   quick: boolean;
   results: BenchResult[];
+  /** Issue 13's goals, each with its baseline, figure, ratio and whether it is met. */
+  goals: GoalRow[];
   failures: BenchFailureRecord[];
 }
 

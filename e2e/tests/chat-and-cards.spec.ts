@@ -36,6 +36,22 @@ test("a message opens a card whose buttons call their tools through the gate", a
   await expect(notes.getByTestId("notes-words")).toHaveText("2 words");
   await expect(reply).toContainText("open-notes returned:");
   expect(host.toolCalls()).toEqual({ "notes/open-notes": 1 });
+  // The sandbox's warm frame (cards/sandbox-warmup.ts): one, hidden, on the proxy's empty
+  // `/warm` document, and not a card.
+  const warm = page.locator('iframe[data-testid="sandbox-warmup"]');
+  await expect(warm).toHaveCount(1);
+  await expect(warm).toBeHidden();
+  await expect(warm).toHaveAttribute("sandbox", "allow-same-origin");
+  await expect(warm).toHaveAttribute("src", /\/warm\?view=notes$/);
+  // Both warm documents load (the proxy's and, inside it, the view origin's); a refused frame
+  // would show Chromium's error page instead.
+  await expect
+    .poll(() => page.frames().filter((frame) => frame.url().endsWith("/warm")).length)
+    .toBe(1);
+  await expect
+    .poll(() => page.frames().filter((frame) => frame.url().endsWith("/warm?view=notes")).length)
+    .toBe(1);
+  await expect(cards(page)).toHaveCount(1);
 
   // The app-only save tool: not destructive, so the default policy lets it through unasked.
   await notes.getByTestId("notes-save").click();

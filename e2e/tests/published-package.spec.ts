@@ -145,7 +145,12 @@ test("the packed package installs into an empty folder, starts with npx and sign
     await run("npm", ["pack", "--json", "--pack-destination", folder], packageFolder, 120_000),
   ) as [{ filename: string; files: { path: string }[] }];
   const files = packed[0].files.map((file) => file.path);
-  for (const file of ["dist/cli.js", "dist/web/index.html", "dist/views/notes.html"]) {
+  for (const file of [
+    "dist/cli.js",
+    "dist/sqlite-audit-worker.mjs",
+    "dist/web/index.html",
+    "dist/views/notes.html",
+  ]) {
     expect(files).toContain(file);
   }
   // The bundle, its assets and the manifest: no source, test or build script of the workspace.

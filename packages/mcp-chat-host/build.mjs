@@ -1,6 +1,7 @@
 // Builds the publishable package into dist/: the server's command line (apps/server/src/cli.ts)
 // bundled by esbuild with every workspace package and pure-JavaScript dependency inside, plus the
-// built web app (dist/web/) and example views (dist/views/) that the bundle finds beside itself.
+// built web app (dist/web/), example views (dist/views/) and the audit's worker thread
+// (dist/sqlite-audit-worker.mjs) that the bundle finds beside itself.
 // What cannot be bundled stays a dependency in package.json: better-sqlite3 (a native addon) and
 // pino with pino-pretty (its transports load by file name in a worker thread). Modules the code
 // loads with `import()` (the model providers, the cluster's Postgres and Redis clients) become
@@ -60,6 +61,12 @@ const result = await build({
   logLevel: "warning",
 });
 
+// The audit's writer thread loads its file by name (packages/host/src/store/sqlite-audit-writer.ts
+// looks for it beside the bundle); it is plain JavaScript that imports only better-sqlite3.
+cpSync(
+  fromRoot("packages/host/src/store/sqlite-audit-worker.mjs"),
+  `${dist}sqlite-audit-worker.mjs`,
+);
 cpSync(webApp, `${dist}web/`, { recursive: true });
 cpSync(views, `${dist}views/`, { recursive: true });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { openConversation } from "./actions/conversation-actions";
+import { startSandboxWarmup } from "./cards/sandbox-warmup";
 import { ApprovalDialog } from "./components/approval/approval-dialog";
 import { ChatColumn } from "./components/chat/chat-column";
 import { AppHeader } from "./components/layout/app-header";
@@ -39,6 +40,8 @@ export function App() {
   );
   useThemeSync();
   useHashNavigation();
+  // The sandbox's browser processes, started while the page is idle (see sandbox-warmup.ts).
+  useEffect(() => startSandboxWarmup(), []);
   const several = chats.length > 1;
 
   return (

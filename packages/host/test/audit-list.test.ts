@@ -3,7 +3,14 @@
 // it was answered (their answer and its scope, an earlier answer that was remembered, or nobody).
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { greeterApp, openCard, startHost, type TestClient, type TestHost } from "./harness";
+import {
+  greeterApp,
+  openCard,
+  startHost,
+  type TestClient,
+  type TestHost,
+  headerUsers,
+} from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
@@ -118,13 +125,7 @@ describe("audit:list", () => {
 
   it("refuses another person's conversation and an unknown one", async () => {
     host = await startHost({
-      auth: {
-        mode: "function",
-        authenticate: (request) => {
-          const id = request.headers["x-test-user"];
-          return typeof id === "string" ? { id, name: id } : null;
-        },
-      },
+      auth: headerUsers,
       session(session) {
         mcpChatHost(session.chat(), greeterApp());
       },

@@ -1,9 +1,8 @@
 // Saved conversations over the socket: list, create, rename, delete, export and import, each
 // person seeing only their own.
-import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { exchange, greeterApp, openCard, startHost, type TestHost } from "./harness";
+import { exchange, greeterApp, openCard, startHost, type TestHost, headerUsers } from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
@@ -14,13 +13,7 @@ afterEach(async () => {
 describe("conversations over the socket", () => {
   it("lists, renames, exports, imports and deletes a person's own conversations only", async () => {
     host = await startHost({
-      auth: {
-        mode: "function",
-        authenticate: (request: IncomingMessage) => {
-          const id = request.headers["x-test-user"];
-          return typeof id === "string" ? { id, name: id } : null;
-        },
-      },
+      auth: headerUsers,
       session(session) {
         mcpChatHost(session.chat(), greeterApp());
       },

@@ -6,6 +6,7 @@ import type {
   ServerEventName,
   ServerEvents,
 } from "@mcp-chat-host/protocol";
+import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import {
   createHostServer,
@@ -15,6 +16,15 @@ import {
 import { McpApp } from "../src/sources/mcp-app";
 import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
+
+/** People told apart by the `x-test-user` header an auth function reads: its value is their id and name. */
+export const headerUsers = {
+  mode: "function" as const,
+  authenticate(request: IncomingMessage) {
+    const id = request.headers["x-test-user"];
+    return typeof id === "string" ? { id, name: id } : null;
+  },
+};
 
 /** A signed-in test client of a host (the shared client of `@mcp-chat-host/host/testing`). */
 export type TestClient = SocketTestClient;

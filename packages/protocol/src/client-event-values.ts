@@ -3,6 +3,7 @@ import type { Ack } from "./ack";
 import type { AttachReply } from "./card-records";
 import type { ClientEventName, ClientPayload } from "./client-events";
 import type {
+  ConversationPage,
   ConversationSnapshot,
   ConversationSummary,
   SessionSnapshot,
@@ -15,6 +16,7 @@ export interface ClientEventValues {
   "conversation:list": ConversationSummary[];
   "conversation:create": ConversationSnapshot;
   "conversation:open": ConversationSnapshot;
+  "conversation:messages": ConversationPage;
   "conversation:rename": ConversationSummary;
   "conversation:delete": { deleted: true };
   "conversation:export": Record<string, unknown>;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { approvalDecisions } from "./approval-records";
 import { pagePermissionNames } from "./card-records";
 import { contentBlockSchema, idSchema, jsonObjectSchema } from "./common-records";
+import { maxConversationPageMessages } from "./conversation-records";
 import { limits } from "./limits";
 
 /** A string whose JSON form stays under the card payload cap. */
@@ -24,6 +25,18 @@ export const clientEventSchemas = {
     .object({ title: z.string().trim().min(1).max(limits.maxTitleChars).optional() })
     .strict(),
   "conversation:open": z.object({ conversationId: idSchema }).strict(),
+  /**
+   * A page of the conversation's messages before `before` (a message's `seq`): the snapshot
+   * carries only the latest ones, the browser asks for earlier ones as the person scrolls up.
+   */
+  "conversation:messages": z
+    .object({
+      conversationId: idSchema,
+      before: z.number().int().nonnegative(),
+      /** At most this many messages, 1 to 200 (default: the snapshot's page size, 40). */
+      limit: z.number().int().min(1).max(maxConversationPageMessages).optional(),
+    })
+    .strict(),
   "conversation:rename": z
     .object({ conversationId: idSchema, title: z.string().trim().min(1).max(limits.maxTitleChars) })
     .strict(),

@@ -47,17 +47,48 @@ export const chatInfoSchema = z.object({
 /** A chat of the session. */
 export type ChatInfo = z.infer<typeof chatInfoSchema>;
 
-/** Everything the browser needs to show a conversation. */
+/**
+ * How many messages a conversation's snapshot carries: its latest ones. The browser asks for the
+ * earlier ones, a page of this many at a time, when the person scrolls up to them
+ * (`conversation:messages`).
+ */
+export const conversationPageMessages = 40;
+
+/** The most messages one `conversation:messages` request may ask for. */
+export const maxConversationPageMessages = 200;
+
+/**
+ * Everything the browser needs to show a conversation: its latest messages (at most
+ * {@link conversationPageMessages}), the cards they show and the cards that belong to no message.
+ */
 export const conversationSnapshotSchema = z.object({
   conversation: conversationSummarySchema,
+  /** The latest messages, in `seq` order. */
   messages: z.array(messageSchema),
+  /** The cards of those messages, and every card that belongs to no message. */
   cards: z.array(cardDescriptorSchema),
+  /** True when the conversation has messages before the first one here. */
+  earlier: z.boolean(),
   /** Turns still running in this session, by chat id. */
   running: z.array(z.string()),
 });
 
 /** Everything the browser needs to show a conversation. */
 export type ConversationSnapshot = z.infer<typeof conversationSnapshotSchema>;
+
+/**
+ * A page of a conversation's earlier messages (`conversation:messages`): the messages just before
+ * the asked-for `seq`, in `seq` order, and the cards they show.
+ */
+export const conversationPageSchema = z.object({
+  messages: z.array(messageSchema),
+  cards: z.array(cardDescriptorSchema),
+  /** True when the conversation has messages before the first one here. */
+  earlier: z.boolean(),
+});
+
+/** A page of a conversation's earlier messages. */
+export type ConversationPage = z.infer<typeof conversationPageSchema>;
 
 /** What the browser learns when its socket is ready. */
 export const sessionSnapshotSchema = z.object({

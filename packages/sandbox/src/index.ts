@@ -24,3 +24,4 @@ export * from "./server/sandbox-request";
 export * from "./view/realm-lockdown";
 export * from "./view/view-page";
 export * from "./view/view-script";
+export * from "./server/warm-page";

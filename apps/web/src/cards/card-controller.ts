@@ -65,6 +65,7 @@ import { HostContextSync } from "./host-context-sync";
 import type { LiveViewControl } from "./live-view-budget";
 import { countInFlight, reportTextOf } from "./page-request-tracking";
 import { sandboxProblem } from "./sandbox-check";
+import { keepSandboxWarm } from "./sandbox-warmup";
 import { documentVariableReader, hostStyleVariables, type Theme } from "./style-variables";
 import {
   globalTimers,
@@ -578,6 +579,7 @@ export class CardController implements PageCard, LiveViewControl {
     );
     // Loading the proxy only now: its `sandbox-proxy-ready` must reach a connected bridge.
     iframe.src = reply.page.proxyUrl;
+    keepSandboxWarm(reply.page.proxyUrl);
   }
 
   /**

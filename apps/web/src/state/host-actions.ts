@@ -4,7 +4,13 @@ import type { ConversationSnapshot, MessagePart } from "@mcp-chat-host/protocol"
 import { cardOriginsOf, cardsById, paneEntries } from "./cards-slice";
 import { sortedConversations } from "./conversations-slice";
 import type { HostSliceCreator, HostState } from "./host-state";
-import { messagesByChatOf, withChangedMessage, withMessage } from "./messages-slice";
+import {
+  messagesByChatOf,
+  noEarlierMessages,
+  oldestLoadedSeq,
+  withChangedMessage,
+  withMessage,
+} from "./messages-slice";
 import { placePart } from "./part-placement";
 import { noActivity } from "./tools-slice";
 import type { HostActions } from "./types/host-actions";
@@ -12,7 +18,12 @@ import type { ToolActivity } from "./types/tools";
 
 type ConversationFacts = Pick<
   HostState,
-  "messagesByChat" | "runningChats" | "toolActivity" | "currentConversationId" | "conversations"
+  | "messagesByChat"
+  | "earlierMessages"
+  | "runningChats"
+  | "toolActivity"
+  | "currentConversationId"
+  | "conversations"
 >;
 
 /** The facts of the conversation a snapshot shows (null: an empty one). */
@@ -29,6 +40,7 @@ function conversationFacts(
   );
   return {
     messagesByChat: messagesByChatOf(messages),
+    earlierMessages: { ...noEarlierMessages, more: snapshot?.earlier ?? false },
     runningChats: Object.fromEntries((snapshot?.running ?? []).map((chatId) => [chatId, true])),
     // What the page heard live of the calls still shown.
     toolActivity: Object.fromEntries(
@@ -108,9 +120,30 @@ export const createHostActions: HostSliceCreator<HostActions> = (set, get) => ({
       ...conversationFacts(state, snapshot, state.conversations),
     }));
   },
+  earlierArrived(conversationId, before, page) {
+    set((state) => {
+      if (state.currentConversationId !== conversationId) return state;
+      if (!state.earlierMessages.loading || oldestLoadedSeq(state) !== before) return state;
+      const messagesByChat = { ...state.messagesByChat };
+      for (const message of page.messages) {
+        if (message.seq >= before) continue;
+        messagesByChat[message.chatId] = withMessage(messagesByChat[message.chatId], message);
+      }
+      return {
+        messagesByChat,
+        cards: { ...cardsById(page.cards), ...state.cards },
+        earlierMessages: { more: page.earlier, loading: false, error: null },
+      };
+    });
+  },
   messageArrived(message) {
-    const current = get().currentConversationId;
+    const state = get();
+    const current = state.currentConversationId;
     if (current !== null && current !== message.conversationId) return false;
+    if (current !== null && state.earlierMessages.more) {
+      const oldest = oldestLoadedSeq(state);
+      if (oldest !== null && message.seq < oldest) return true;
+    }
     set((state) => ({
       currentConversationId: message.conversationId,
       messagesByChat: {

@@ -1,8 +1,21 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import type { HostSliceCreator, HostState } from "./host-state";
-import type { ChatMessages, MessagesSlice } from "./types/messages";
+import type { ChatMessages, EarlierMessages, MessagesSlice } from "./types/messages";
 
 const noMessages: ChatMessages = { order: [], byId: {} };
+
+/** Nothing earlier to load. */
+export const noEarlierMessages: EarlierMessages = { more: false, loading: false, error: null };
+
+/** The lowest `seq` among the open conversation's loaded messages (every chat), or null. */
+export function oldestLoadedSeq(state: Pick<HostState, "messagesByChat">): number | null {
+  let oldest: number | null = null;
+  for (const chat of Object.values(state.messagesByChat)) {
+    const first = chat.order[0] === undefined ? undefined : chat.byId[chat.order[0]];
+    if (first !== undefined && (oldest === null || first.seq < oldest)) oldest = first.seq;
+  }
+  return oldest;
+}
 
 /** A chat's messages with one added or replaced, in the server's order. */
 export function withMessage(chat: ChatMessages | undefined, message: ChatMessage): ChatMessages {
@@ -61,6 +74,7 @@ export function messageText(message: ChatMessage): string {
 export const createMessagesSlice: HostSliceCreator<MessagesSlice> = (set) => ({
   messagesByChat: {},
   runningChats: {},
+  earlierMessages: noEarlierMessages,
   applyDelta(event) {
     set((state) => {
       if (state.currentConversationId !== event.conversationId) return state;
@@ -76,5 +90,15 @@ export const createMessagesSlice: HostSliceCreator<MessagesSlice> = (set) => ({
   },
   setRunning(chatId, running) {
     set((state) => ({ runningChats: { ...state.runningChats, [chatId]: running } }));
+  },
+  earlierRequested() {
+    set((state) => ({ earlierMessages: { ...state.earlierMessages, loading: true, error: null } }));
+  },
+  earlierFailed(error) {
+    set((state) =>
+      state.earlierMessages.loading
+        ? { earlierMessages: { ...state.earlierMessages, loading: false, error } }
+        : state,
+    );
   },
 });

@@ -65,6 +65,7 @@ export function conversationSnapshot(
     conversation: conversationSummary(id),
     messages,
     cards: [],
+    earlier: false,
     running: [],
     ...overrides,
   };

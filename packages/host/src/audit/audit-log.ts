@@ -3,10 +3,11 @@ import type { HostStore, NewAudit } from "../store/host-store";
 
 /**
  * The audit of page tool calls, written in batches. Every page call is audited, and a store that
- * commits each row on its own waits for the disk once per call on the event loop, which is what
- * held back many sessions at once (see docs/performance.md). Audit rows are a record, not
- * something acknowledged to the person, so they are queued and committed together every
- * `flushMs` (or at `maxBatch` rows); reading the audit, and closing, write what is queued first.
+ * commits each row on its own waits for the disk once per call (see docs/performance.md). Audit
+ * rows are a record, not something acknowledged to the person, so they are queued and committed
+ * together every `flushMs` (or at `maxBatch` rows); reading the audit, and closing, write what is
+ * queued first. A SQLite file store commits the batch from a worker thread of its own
+ * (`SqliteAuditWriter`), so the commit's wait for the disk is not on the event loop either.
  */
 export class AuditLog {
   #queue: NewAudit[] = [];

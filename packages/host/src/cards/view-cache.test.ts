@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ClientSource } from "../sources/client-source";
 import type { Source, SourceTool } from "../sources/source";
 import { DEFAULT_VIEW_TTL_MS, ViewCache, viewHashOf } from "./view-cache";
+import { ViewTexts } from "./view-cache-texts";
 
 const MIME = "text/html;profile=mcp-app";
 const URI = "ui://fixture/page";
@@ -130,5 +131,37 @@ describe("ViewCache", () => {
     await expect(cache.page(source, "ui://fixture/missing")).rejects.toThrow();
     await expect(cache.page(source, "ui://fixture/missing")).rejects.toThrow();
     expect((await cache.page(source, URI)).html).toBe("<p>ok</p>");
+  });
+
+  it("holds an equal page of many sessions once, and gives each session its own source's text", async () => {
+    const texts = new ViewTexts();
+    const same = "<p>the same page</p>";
+    const sessions = Array.from({ length: 3 }, () => new ViewCache({ texts }));
+    const pages = await Promise.all(
+      sessions.map((cache, index) =>
+        cache.page(serve(`app-${index}`, { html: same, reads: 0 }), URI),
+      ),
+    );
+    expect(pages.map((page) => page.html)).toEqual([same, same, same]);
+    expect(texts.size).toBe(1);
+    // Each session still read its own server: another person's page is never served.
+    const other = new ViewCache({ texts });
+    const own = await other.page(serve("app-other", { html: "<p>mine</p>", reads: 0 }), URI);
+    expect(own.html).toBe("<p>mine</p>");
+    expect(own.hash).toBe(viewHashOf("<p>mine</p>"));
+    expect(texts.size).toBe(2);
+  });
+});
+
+describe("ViewTexts", () => {
+  it("gives back the held copy of an equal text, and never another text's", () => {
+    const texts = new ViewTexts();
+    const first = texts.intern(viewHashOf("<p>a</p>"), "<p>a</p>");
+    expect(texts.intern(viewHashOf("<p>a</p>"), "<p>a</p>")).toBe(first);
+    // A different text under the same key (a forged hash) is held on its own.
+    const forged = texts.intern(viewHashOf("<p>a</p>"), "<p>b</p>");
+    expect(forged).not.toBe(first);
+    expect(forged.html).toBe("<p>b</p>");
+    expect(first.html).toBe("<p>a</p>");
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Source, SourceTool } from "../sources/source";
 import { toolResourceUri } from "../sources/tool-metadata";
 import { readViewResource, type ViewResource } from "../sources/view-resource";
+import { sharedViewTexts, type ViewText, type ViewTexts } from "./view-cache-texts";
 
 /** How long a page stays fresh when its server gives no `ttlMs`: five minutes. */
 export const DEFAULT_VIEW_TTL_MS = 5 * 60_000;
@@ -21,12 +22,16 @@ export interface ViewCacheOptions {
   now?: () => number;
   /** Freshness of a page whose server gives no `ttlMs`. Default {@link DEFAULT_VIEW_TTL_MS}. */
   defaultTtlMs?: number;
+  /** Where equal page texts are held once. Default: the process's {@link sharedViewTexts}. */
+  texts?: ViewTexts;
 }
 
 interface Entry {
   page: Promise<CachedView>;
   /** When the read finished plus its lifetime; Infinity while the read is in flight. */
   expiresAt: number;
+  /** Keeps the page's held text while the entry lives. */
+  text?: ViewText;
 }
 
 /** The hash a page travels under: sha256 of its HTML, base64url. */
@@ -40,16 +45,19 @@ export function viewHashOf(html: string): string {
  * no page is served to another source or another person (a `cacheScope: "private"` page stays
  * private). A page is reused for its server's `ttlMs` (0: only by attaches that wait on the same
  * read), else for {@link DEFAULT_VIEW_TTL_MS}; a new card of the tool reads it again. A failed
- * read is not kept: the next attach reads the page again.
+ * read is not kept: the next attach reads the page again. The HTML kept is the copy held in
+ * `texts` when another session read the very same text, so equal pages are in memory once.
  */
 export class ViewCache {
   readonly #entries = new Map<string, Entry>();
   readonly #now: () => number;
   readonly #defaultTtlMs: number;
+  readonly #texts: ViewTexts;
 
   constructor(options: ViewCacheOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#defaultTtlMs = options.defaultTtlMs ?? DEFAULT_VIEW_TTL_MS;
+    this.#texts = options.texts ?? sharedViewTexts;
   }
 
   /** The page at `uri` of a source: the cached one while fresh, else read now. */
@@ -76,10 +84,12 @@ export class ViewCache {
 
   #read(source: Source, uri: string): Promise<CachedView> {
     const key = keyOf(source, uri);
-    const page = readViewResource(source, uri).then((read) => ({
-      ...read,
-      hash: viewHashOf(read.html),
-    }));
+    const read = readViewResource(source, uri).then((resource) => {
+      const hash = viewHashOf(resource.html);
+      const text = this.#texts.intern(hash, resource.html);
+      return { view: { ...resource, html: text.html, hash }, text };
+    });
+    const page = read.then(({ view }) => view);
     const entry: Entry = { page, expiresAt: Infinity };
     this.#entries.delete(key);
     this.#entries.set(key, entry);
@@ -88,9 +98,10 @@ export class ViewCache {
       if (oldest === undefined) break;
       this.#entries.delete(oldest);
     }
-    page.then(
-      (read) => {
-        entry.expiresAt = this.#now() + (read.cache?.ttlMs ?? this.#defaultTtlMs);
+    read.then(
+      ({ view, text }) => {
+        entry.text = text;
+        entry.expiresAt = this.#now() + (view.cache?.ttlMs ?? this.#defaultTtlMs);
       },
       () => {
         if (this.#entries.get(key) === entry) this.#entries.delete(key);

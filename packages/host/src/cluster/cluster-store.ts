@@ -35,6 +35,15 @@ export function clusterStore(base: HostStore, hooks: ClusterStoreHooks): HostSto
     if (result !== null && result !== false) hooks.conversationsChanged(userId);
     return result;
   };
+  // A reply being written on any node carries the text written so far.
+  const withLiveParts = (messages: MessageRecord[]) =>
+    Promise.all(
+      messages.map(async (message) => {
+        if (message.status !== "streaming" || message.role !== "assistant") return message;
+        const parts = await hooks.liveParts(message.id);
+        return parts === null ? message : { ...message, parts };
+      }),
+    );
   const overrides: Partial<HostStore> = {
     appendMessage: (message: NewMessage) =>
       base.appendMessage(
@@ -50,15 +59,11 @@ export function clusterStore(base: HostStore, hooks: ClusterStoreHooks): HostSto
           ? { ...changes, status: "interrupted" }
           : changes,
       ),
-    listMessages: async (conversationId: string) => {
-      const messages = await base.listMessages(conversationId);
-      return Promise.all(
-        messages.map(async (message) => {
-          if (message.status !== "streaming" || message.role !== "assistant") return message;
-          const parts = await hooks.liveParts(message.id);
-          return parts === null ? message : { ...message, parts };
-        }),
-      );
+    listMessages: async (conversationId: string) =>
+      withLiveParts(await base.listMessages(conversationId)),
+    listMessagePage: async (conversationId, page) => {
+      const found = await base.listMessagePage(conversationId, page);
+      return { ...found, messages: await withLiveParts(found.messages) };
     },
     createConversation: async (userId, conversation) =>
       changed(userId, await base.createConversation(userId, conversation)),

@@ -1,10 +1,12 @@
-import type {
-  CardDescriptor,
-  ChatInfo,
-  ChatMessage,
-  ConversationSnapshot,
-  ConversationSummary,
-  SessionSnapshot,
+import {
+  conversationPageMessages,
+  type CardDescriptor,
+  type ChatInfo,
+  type ChatMessage,
+  type ConversationPage,
+  type ConversationSnapshot,
+  type ConversationSummary,
+  type SessionSnapshot,
 } from "@mcp-chat-host/protocol";
 import { HostError } from "../host-error";
 import type { SessionContext } from "../session/session-context";
@@ -115,6 +117,28 @@ export class ConversationService {
     return this.snapshot(record);
   }
 
+  /**
+   * A page of a conversation of this user: up to `limit` messages before the one numbered
+   * `before`, with the cards they show (the snapshot carries only the latest page).
+   */
+  async messages(
+    conversationId: string,
+    before: number,
+    limit: number = conversationPageMessages,
+  ): Promise<ConversationPage> {
+    const record = await this.#own(conversationId);
+    const { store } = this.context.services;
+    const [page, cards] = await Promise.all([
+      store.listMessagePage(record.id, { before, limit }),
+      store.listCards(record.id),
+    ]);
+    return {
+      messages: page.messages.map((message) => this.views.message(message)),
+      cards: cardsShownBy(page.messages, cards, false).map((card) => this.views.card(card)),
+      earlier: page.earlier,
+    };
+  }
+
   /** Renames a conversation of this user. */
   async rename(conversationId: string, title: string): Promise<ConversationSummary> {
     const record = await this.context.services.store.renameConversation(
@@ -202,16 +226,22 @@ export class ConversationService {
     }
   }
 
-  /** Everything the browser needs to show a conversation. */
+  /**
+   * Everything the browser needs to show a conversation: its latest page of messages (the
+   * browser asks for earlier ones with `conversation:messages`), the cards they show and the
+   * cards of no message. A reply being written is the last message, so it is always there.
+   */
   async snapshot(record: ConversationRecord): Promise<ConversationSnapshot> {
-    const [messages, cards] = await Promise.all([
-      this.context.services.store.listMessages(record.id),
-      this.context.services.store.listCards(record.id),
+    const { store } = this.context.services;
+    const [page, cards] = await Promise.all([
+      store.listMessagePage(record.id, { limit: conversationPageMessages }),
+      store.listCards(record.id),
     ]);
     return {
       conversation: conversationSummary(record),
-      messages: messages.map((message) => this.views.message(message)),
-      cards: cards.map((card) => this.views.card(card)),
+      messages: page.messages.map((message) => this.views.message(message)),
+      cards: cardsShownBy(page.messages, cards, true).map((card) => this.views.card(card)),
+      earlier: page.earlier,
       running: this.views.runningChats(),
     };
   }
@@ -235,6 +265,28 @@ export class ConversationService {
   #leave(conversationId: string): void {
     for (const listener of this.#leaveListeners) listener(conversationId);
   }
+}
+
+/**
+ * The cards that show with some of the messages: the ones a message opened or holds a part of,
+ * and (`loose`) the ones of no message.
+ */
+function cardsShownBy(
+  messages: readonly MessageRecord[],
+  cards: readonly CardRecord[],
+  loose: boolean,
+): CardRecord[] {
+  const messageIds = new Set(messages.map((message) => message.id));
+  const partIds = new Set(
+    messages.flatMap((message) =>
+      message.parts.flatMap((part) => (part.type === "card" ? [part.instanceId] : [])),
+    ),
+  );
+  return cards.filter((card) =>
+    card.messageId === undefined
+      ? loose || partIds.has(card.instanceId)
+      : messageIds.has(card.messageId) || partIds.has(card.instanceId),
+  );
 }
 
 /** A conversation's title from a message: its first 60 characters on one line. */

@@ -360,6 +360,7 @@ describe("the web app", () => {
       "<!doctype html><title>host</title><div id=root></div>",
     );
     writeFileSync(path.join(root, "assets", "app.js"), "console.log('app');");
+    writeFileSync(path.join(root, "assets", "index-BcmQ9BIv.js"), "console.log('hashed');");
     return root;
   }
 
@@ -395,6 +396,15 @@ describe("the web app", () => {
     });
     expect(script.status).toBe(200);
     expect(script.body).toContain("console.log");
+    // Not named by its content: revalidated.
+    expect(script.headers["cache-control"]).toBe("no-cache");
+    // Named by its content (as the build names its files): the person's browser keeps it.
+    const hashed = await rawRequest(started.port, "/assets/index-BcmQ9BIv.js", {
+      headers: { host: started.host, cookie, "sec-fetch-site": "same-origin" },
+    });
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers["cache-control"]).toBe("private, max-age=31536000, immutable");
+    expect(String(hashed.headers["content-security-policy"])).toContain("default-src 'self'");
     const localhostPage = await rawRequest(started.port, "/", {
       headers: { host: `localhost:${started.port}`, cookie, accept: "text/html" },
     });
@@ -402,7 +412,13 @@ describe("the web app", () => {
       /frame-src http:\/\/proxy\.localhost:\d+;/,
     );
 
-    for (const target of ["/", "/c/123", "/assets/app.js", "/index.html"]) {
+    for (const target of [
+      "/",
+      "/c/123",
+      "/assets/app.js",
+      "/assets/index-BcmQ9BIv.js",
+      "/index.html",
+    ]) {
       const anonymous = await rawRequest(started.port, target, {
         headers: { host: started.host, accept: "text/html" },
       });

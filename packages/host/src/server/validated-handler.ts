@@ -74,60 +74,74 @@ export function validatedHandler<Schema extends z.ZodType, Value>(
   handler: (payload: z.output<Schema>) => Value | Promise<Value>,
   options: ValidatedHandlerOptions = {},
 ): (...args: unknown[]) => void {
+  return (...args: unknown[]): void => {
+    answerValidated(schema, handler, options, args);
+  };
+}
+
+/**
+ * What {@link validatedHandler}'s listener does with one event's arguments, for a caller that
+ * keeps one listener per event and socket as small as it can (the session's handlers are shared
+ * by every socket; only this call is made per event).
+ *
+ * @param args - the listener's arguments: the payload, then the acknowledgement callback.
+ * @param event - the event's name for logs, when `options` has none.
+ */
+export function answerValidated<Schema extends z.ZodType, Value>(
+  schema: Schema,
+  handler: (payload: z.output<Schema>) => Value | Promise<Value>,
+  options: ValidatedHandlerOptions,
+  args: readonly unknown[],
+  event: string | undefined = options.event,
+): void {
   const maxBytes = options.maxBytes ?? limits.maxPayloadBytes;
   const toWireError = options.toWireError ?? internalWireError;
-  return (...args: unknown[]): void => {
-    const last = args[args.length - 1];
-    if (typeof last !== "function") {
-      options.logger?.warn(
-        { event: options.event },
-        "Dropped an event sent without an acknowledgement callback.",
-      );
-      return;
-    }
-    let answered = false;
-    const answer = (ack: Ack<Value>): void => {
-      if (answered) return;
-      answered = true;
-      (last as (ack: Ack<Value>) => void)(ack);
-    };
-    const payloads = args.slice(0, -1);
-    if (payloads.length > 1) {
-      answer({
-        ok: false,
-        error: wireError("bad_request", "The request is not valid: send one payload object."),
-      });
-      return;
-    }
-    const payload = payloads[0];
-    if (overBytes(payload, maxBytes)) {
-      options.logger?.warn({ event: options.event, maxBytes }, "Refused an oversized payload.");
-      answer({
-        ok: false,
-        error: wireError(
-          "too_large",
-          `The request is larger than the server accepts (${maxBytes} bytes); send less at once.`,
-        ),
-      });
-      return;
-    }
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) {
-      answer({ ok: false, error: wireError("bad_request", describeIssues(parsed.error)) });
-      return;
-    }
-    const fail = (error: unknown): void => {
-      const wire = toWireError(error);
-      if (wire.code === "internal")
-        options.logger?.error({ err: error, event: options.event }, "A socket handler failed.");
-      answer({ ok: false, error: wire });
-    };
-    try {
-      Promise.resolve(handler(parsed.data)).then((value) => answer({ ok: true, value }), fail);
-    } catch (error) {
-      fail(error);
-    }
+  const last = args[args.length - 1];
+  if (typeof last !== "function") {
+    options.logger?.warn({ event }, "Dropped an event sent without an acknowledgement callback.");
+    return;
+  }
+  let answered = false;
+  const answer = (ack: Ack<Value>): void => {
+    if (answered) return;
+    answered = true;
+    (last as (ack: Ack<Value>) => void)(ack);
   };
+  if (args.length > 2) {
+    answer({
+      ok: false,
+      error: wireError("bad_request", "The request is not valid: send one payload object."),
+    });
+    return;
+  }
+  const payload = args.length === 2 ? args[0] : undefined;
+  if (overBytes(payload, maxBytes)) {
+    options.logger?.warn({ event, maxBytes }, "Refused an oversized payload.");
+    answer({
+      ok: false,
+      error: wireError(
+        "too_large",
+        `The request is larger than the server accepts (${maxBytes} bytes); send less at once.`,
+      ),
+    });
+    return;
+  }
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    answer({ ok: false, error: wireError("bad_request", describeIssues(parsed.error)) });
+    return;
+  }
+  const fail = (error: unknown): void => {
+    const wire = toWireError(error);
+    if (wire.code === "internal")
+      options.logger?.error({ err: error, event }, "A socket handler failed.");
+    answer({ ok: false, error: wire });
+  };
+  try {
+    Promise.resolve(handler(parsed.data)).then((value) => answer({ ok: true, value }), fail);
+  } catch (error) {
+    fail(error);
+  }
 }
 
 /** A socket that can register listeners (socket.io's `Socket`, typed or not). */

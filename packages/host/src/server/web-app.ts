@@ -11,6 +11,13 @@ export interface WebAppOptions {
   cspFor(request: Request): string;
 }
 
+/**
+ * A file the web app's build named by its content (`/assets/index-BcmQ9BIv.js`): it never changes
+ * under its name, so a browser may keep it and reopen the app without fetching or compiling it
+ * again. Anything else is revalidated.
+ */
+const hashedAsset = /^\/assets\/[^/]+-[\w-]{8,}\.[a-z0-9]+$/i;
+
 /** A client-side route (`/c/123`), as opposed to a file (`/assets/app.js`). */
 function isClientRoute(requestPath: string): boolean {
   const last = requestPath.split("/").pop() ?? "";
@@ -21,7 +28,7 @@ function isClientRoute(requestPath: string): boolean {
  * The router that serves the built web app: its files, and `index.html` for client-side routes
  * (so a reload on `/c/123` works). Mount it behind the auth middleware: nothing here is public.
  * Every response carries the host page's CSP; HTML is revalidated on each load so a rebuilt app
- * is picked up.
+ * is picked up, while the build's content-named assets are kept by the browser for a year.
  *
  * @param options - the folder and the CSP builder.
  * @returns an Express router.
@@ -34,7 +41,21 @@ export function webApp(options: WebAppOptions): Router {
   });
   const webRoot = options.webRoot === undefined ? undefined : path.resolve(options.webRoot);
   if (webRoot !== undefined) {
-    router.use(express.static(webRoot, { index: false, redirect: false, fallthrough: true }));
+    router.use(
+      express.static(webRoot, {
+        index: false,
+        redirect: false,
+        fallthrough: true,
+        setHeaders(response, _file) {
+          const requestPath = response.req.path;
+          // Behind the sign-in: the person's browser may keep it, a shared cache may not.
+          response.setHeader(
+            "Cache-Control",
+            hashedAsset.test(requestPath) ? "private, max-age=31536000, immutable" : "no-cache",
+          );
+        },
+      }),
+    );
   }
   router.use((request: Request, response: Response, next: NextFunction) => {
     if ((request.method !== "GET" && request.method !== "HEAD") || !isClientRoute(request.path)) {

@@ -1,9 +1,11 @@
 import type { ClientEventName, ClientEventValues, ClientPayload } from "@mcp-chat-host/protocol";
+import { clientEventSchemas } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
+import type { z } from "zod";
 import { conversationAudit } from "../audit/conversation-audit";
 import { toWireError } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
-import { handleClientEvent } from "../server/validated-handler";
+import { answerValidated, type ValidatedHandlerOptions } from "../server/validated-handler";
 import type { HostSession } from "../session/host-session";
 import { chatAppContext } from "../chat/chat-app-context";
 
@@ -11,32 +13,19 @@ interface ListeningSocket {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
+/** What one browser event does in the tab's session; its value is the acknowledgement's. */
+type SessionHandler<E extends ClientEventName> = (
+  payload: ClientPayload<E>,
+  session: HostSession,
+) => ClientEventValues[E] | Promise<ClientEventValues[E]>;
+
 /**
- * Binds every browser event of the wire contract to the tab's session. Each payload is validated
- * against its schema first (a payload over `options.maxBytes` of JSON is answered `too_large`);
- * each handler answers its acknowledgement exactly once, a failure mapped by {@link toWireError}.
+ * Every browser event of the wire contract and what it does (the type makes a missing one an
+ * error). One table for the process: a socket adds only a small listener per event, which keeps
+ * an idle session's memory down.
  */
-export function bindSessionEvents(
-  socket: ListeningSocket,
-  sessionReady: Promise<HostSession>,
-  logger: Logger,
-  options: { maxBytes?: number } = {},
-): void {
-  // Handlers are bound before the session exists (its setup is async), so that nothing the tab
-  // sends right after connecting is lost; each waits for the session.
-  const on = <E extends ClientEventName>(
-    event: E,
-    handler: (
-      payload: ClientPayload<E>,
-      session: HostSession,
-    ) => ClientEventValues[E] | Promise<ClientEventValues[E]>,
-  ) =>
-    handleClientEvent(socket, event, async (payload) => handler(payload, await sessionReady), {
-      logger,
-      maxBytes: options.maxBytes,
-      toWireError,
-    });
-  on("session:hello", async (payload, session) => {
+const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
+  "session:hello": async (payload, session) => {
     const snapshot = await session.conversations.hello(payload.conversationId);
     // A tab that was away when an app asked the person gets the pending questions again, after
     // the snapshot (socket.io keeps order; the browser ignores ones it already shows).
@@ -53,50 +42,41 @@ export function bindSessionEvents(
       for (const tools of session.tools.events()) context.emit("chat:tools", tools);
     });
     return snapshot;
-  });
-  on("conversation:list", (_payload, session) => session.conversations.list());
-  on("conversation:create", (payload, session) => session.conversations.create(payload.title));
-  on("conversation:open", (payload, session) => session.conversations.open(payload.conversationId));
-  on("conversation:rename", (payload, session) =>
+  },
+  "conversation:list": (_payload, session) => session.conversations.list(),
+  "conversation:create": (payload, session) => session.conversations.create(payload.title),
+  "conversation:open": (payload, session) => session.conversations.open(payload.conversationId),
+  "conversation:messages": (payload, session) =>
+    session.conversations.messages(payload.conversationId, payload.before, payload.limit),
+  "conversation:rename": (payload, session) =>
     session.conversations.rename(payload.conversationId, payload.title),
-  );
-  on("conversation:delete", async (payload, session) => {
+  "conversation:delete": async (payload, session) => {
     await session.conversations.delete(payload.conversationId);
     return { deleted: true as const };
-  });
-  on("conversation:export", (payload, session) =>
-    session.conversations.export(payload.conversationId),
-  );
-  on("conversation:import", (payload, session) => session.conversations.import(payload.document));
-  on("message:send", (payload, session) =>
+  },
+  "conversation:export": (payload, session) => session.conversations.export(payload.conversationId),
+  "conversation:import": (payload, session) => session.conversations.import(payload.document),
+  "message:send": (payload, session) =>
     session.turnService.send(payload.chatId, payload.text, { clientId: payload.clientId }),
-  );
-  on("turn:stop", (payload, session) => ({ stopped: session.turnService.stop(payload.chatId) }));
-  on("turn:retry", (payload, session) =>
-    session.turnService.retry(payload.chatId, payload.messageId),
-  );
-  on("card:attach", (payload, session) =>
+  "turn:stop": (payload, session) => ({ stopped: session.turnService.stop(payload.chatId) }),
+  "turn:retry": (payload, session) => session.turnService.retry(payload.chatId, payload.messageId),
+  "card:attach": (payload, session) =>
     session.attach.attach(payload.instanceId, payload.permissions, payload.views),
-  );
-  on("card:call-tool", (payload, session) =>
+  "card:call-tool": (payload, session) =>
     session.pageCalls.callTool(payload.instanceId, payload.name, payload.arguments ?? {}),
-  );
-  on("card:read-resource", (payload, session) =>
+  "card:read-resource": (payload, session) =>
     session.pageCalls.resourceRequest(payload.instanceId, { kind: "read", uri: payload.uri }),
-  );
-  on("card:list-resources", (payload, session) =>
+  "card:list-resources": (payload, session) =>
     session.pageCalls.resourceRequest(payload.instanceId, {
       kind: "list",
       ...(payload.cursor === undefined ? {} : { cursor: payload.cursor }),
     }),
-  );
-  on("card:list-resource-templates", (payload, session) =>
+  "card:list-resource-templates": (payload, session) =>
     session.pageCalls.resourceRequest(payload.instanceId, {
       kind: "templates",
       ...(payload.cursor === undefined ? {} : { cursor: payload.cursor }),
     }),
-  );
-  on("card:update-context", (payload, session) =>
+  "card:update-context": (payload, session) =>
     session.cardService.updateContext(
       payload.instanceId,
       {
@@ -107,15 +87,13 @@ export function bindSessionEvents(
       } as never,
       payload.generation,
     ),
-  );
-  on("card:post-message", (payload, session) =>
+  "card:post-message": (payload, session) =>
     session.appMessages.postMessage(
       payload.instanceId,
       { content: payload.content } as never,
       payload.generation,
     ),
-  );
-  on("card:log", (payload, session) => {
+  "card:log": (payload, session) => {
     session.context.logger.debug(
       {
         card: payload.instanceId,
@@ -126,28 +104,27 @@ export function bindSessionEvents(
       "card log",
     );
     return {};
-  });
-  on("card:teardown", async (payload, session) => {
+  },
+  "card:teardown": async (payload, session) => {
     await session.cardService.teardown(payload.instanceId, payload.reason);
     return {};
-  });
-  on("approval:answer", async (payload, session) => {
+  },
+  "approval:answer": async (payload, session) => {
     await session.context.broker.answer(payload.approvalId, {
       decision: payload.decision,
       ...(payload.reason === undefined ? {} : { reason: payload.reason }),
     });
     return {};
-  });
+  },
   // The audit of one of the person's conversations (issue 9, item 16).
-  on("audit:list", (payload, session) =>
+  "audit:list": (payload, session) =>
     conversationAudit(
       session.context.services.store,
       session.user.id,
       payload.conversationId,
       payload.limit,
     ),
-  );
-  on("context:inspect", (payload, session) => {
+  "context:inspect": (payload, session) => {
     const { chats, lastContext, cards } = session.context;
     const chat = chats.get(payload.chatId);
     if (!chat) {
@@ -160,5 +137,54 @@ export function bindSessionEvents(
       builtAt: last?.builtAt ?? null,
       injected: last?.injected ?? chat.host?.context ?? true,
     };
-  });
+  },
+};
+
+const eventNames = Object.keys(sessionHandlers) as ClientEventName[];
+
+/** One socket's part of every listener: its session, logger and size cap. */
+interface SocketBinding {
+  sessionReady: Promise<HostSession>;
+  options: ValidatedHandlerOptions;
+}
+
+/** Answers one event of a socket: validated with its schema, then run in the session. */
+function answerEvent<E extends ClientEventName>(
+  event: E,
+  binding: SocketBinding,
+  args: readonly unknown[],
+): void {
+  const schema = clientEventSchemas[event] as unknown as z.ZodType<ClientPayload<E>>;
+  const handler = sessionHandlers[event] as SessionHandler<E>;
+  answerValidated(
+    schema,
+    async (payload: ClientPayload<E>) => handler(payload, await binding.sessionReady),
+    binding.options,
+    args,
+    event,
+  );
+}
+
+/**
+ * Binds every browser event of the wire contract to the tab's session. Each payload is validated
+ * against its schema first (a payload over `options.maxBytes` of JSON is answered `too_large`);
+ * each handler answers its acknowledgement exactly once, a failure mapped by {@link toWireError}.
+ * Handlers are bound before the session exists (its setup is async), so that nothing the tab
+ * sends right after connecting is lost; each waits for the session.
+ */
+export function bindSessionEvents(
+  socket: ListeningSocket,
+  sessionReady: Promise<HostSession>,
+  logger: Logger,
+  options: { maxBytes?: number } = {},
+): void {
+  const binding: SocketBinding = {
+    sessionReady,
+    options: { logger, maxBytes: options.maxBytes, toWireError },
+  };
+  for (const event of eventNames) {
+    socket.on(event, (...args: unknown[]) => {
+      answerEvent(event, binding, args);
+    });
+  }
 }

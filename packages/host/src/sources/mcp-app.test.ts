@@ -249,6 +249,17 @@ describe("McpApp", () => {
     ]);
   });
 
+  it("checks the arguments in every server of one app, which share its tool schemas", async () => {
+    const app = notesApp();
+    const servers = [await open(app), await open(app), await open(app)];
+    for (const source of servers) {
+      const refused = await source.callTool("import-notes", { steps: "three" });
+      expect(refused.isError).toBe(true);
+      const done = await source.callTool("import-notes", { steps: 1 });
+      expect(done.content).toEqual([{ type: "text", text: "imported" }]);
+    }
+  });
+
   it("closes: later requests fail with `closed` and close listeners run once", async () => {
     const source = await open(notesApp());
     let closes = 0;

@@ -44,6 +44,13 @@ function toolExtra(context: ServerContext, state: Record<string, unknown>): McpA
   };
 }
 
+/** A tool with its zod objects. */
+interface ToolSchemas {
+  tool: McpAppTool;
+  input: z.ZodObject;
+  output: z.ZodObject | undefined;
+}
+
 /**
  * An in-process MCP App: a page and its tools, served by an MCP server in this process and
  * reached over the SDK's in-memory transport. Built with ext-apps' `registerAppTool` and
@@ -72,6 +79,11 @@ export class McpApp implements SourceFactory {
   /** Always `app`. */
   readonly kind = "app" as const;
   readonly #options: McpAppOptions;
+  /**
+   * Each tool's zod objects, built once: every server (one per session) registers the same
+   * immutable schemas, so their objects and compiled parsers are not made again per session.
+   */
+  readonly #toolSchemas: readonly ToolSchemas[];
 
   /**
    * @param options - see {@link McpAppOptions}.
@@ -86,6 +98,11 @@ export class McpApp implements SourceFactory {
     this.version = options.version ?? "1.0.0";
     this.resourceUri = appResourceUri(options.name);
     this.tools = [...options.tools];
+    this.#toolSchemas = this.tools.map((tool) => ({
+      tool,
+      input: z.object(tool.inputSchema ?? {}),
+      output: tool.outputSchema === undefined ? undefined : z.object(tool.outputSchema),
+    }));
   }
 
   /** The source key of this app: its name. */
@@ -126,7 +143,7 @@ export class McpApp implements SourceFactory {
       }),
     );
     const state: Record<string, unknown> = {};
-    for (const tool of this.tools) this.#registerTool(server, tool, state);
+    for (const schemas of this.#toolSchemas) this.#registerTool(server, schemas, state);
     return server;
   }
 
@@ -185,12 +202,13 @@ export class McpApp implements SourceFactory {
     return Object.keys(meta).length === 0 ? undefined : meta;
   }
 
-  #registerTool(server: McpServer, tool: McpAppTool, state: Record<string, unknown>): void {
+  #registerTool(server: McpServer, schemas: ToolSchemas, state: Record<string, unknown>): void {
+    const { tool } = schemas;
     const config = {
       description: tool.description,
-      inputSchema: z.object(tool.inputSchema ?? {}),
+      inputSchema: schemas.input,
       ...(tool.title === undefined ? {} : { title: tool.title }),
-      ...(tool.outputSchema === undefined ? {} : { outputSchema: z.object(tool.outputSchema) }),
+      ...(schemas.output === undefined ? {} : { outputSchema: schemas.output }),
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     };
     const visibility = tool.visibility === undefined ? {} : { visibility: [...tool.visibility] };

@@ -167,6 +167,50 @@ describeEachStore((kind) => {
     expect((await store.getConversation("ada", conversation.id))!.updatedAt).toBe(third.createdAt);
   });
 
+  it("reads a conversation's messages a page at a time, latest first, without gap or duplicate", async () => {
+    const conversation = await store.createConversation("ada");
+    const other = await store.createConversation("ada");
+    for (let index = 1; index <= 7; index++) {
+      await store.appendMessage({
+        conversationId: conversation.id,
+        chatId: "chat-1",
+        role: index % 2 === 1 ? "user" : "assistant",
+        parts: [{ type: "text", text: `message ${index}` }],
+      });
+    }
+    await store.appendMessage({
+      conversationId: other.id,
+      chatId: "chat-1",
+      role: "user",
+      parts: [{ type: "text", text: "elsewhere" }],
+    });
+    const seqs = (page: { messages: { seq: number }[] }) => page.messages.map((m) => m.seq);
+
+    const latest = await store.listMessagePage(conversation.id, { limit: 3 });
+    expect(seqs(latest)).toEqual([5, 6, 7]);
+    expect(latest.earlier).toBe(true);
+    expect(latest.messages).toEqual((await store.listMessages(conversation.id)).slice(4));
+    const middle = await store.listMessagePage(conversation.id, { before: 5, limit: 3 });
+    expect(seqs(middle)).toEqual([2, 3, 4]);
+    expect(middle.earlier).toBe(true);
+    const first = await store.listMessagePage(conversation.id, { before: 2, limit: 3 });
+    expect(seqs(first)).toEqual([1]);
+    expect(first.earlier).toBe(false);
+
+    // A page that ends exactly at the first message says there is nothing earlier.
+    expect(await store.listMessagePage(conversation.id, { before: 4, limit: 3 })).toMatchObject({
+      earlier: false,
+    });
+    expect(await store.listMessagePage(conversation.id, { before: 1, limit: 3 })).toEqual({
+      messages: [],
+      earlier: false,
+    });
+    expect(await store.listMessagePage("missing", { limit: 3 })).toEqual({
+      messages: [],
+      earlier: false,
+    });
+  });
+
   it("keeps a reply's usage, retry hint and app origin through updates, and removes them on null", async () => {
     const conversation = await store.createConversation("ada");
     const fromApp = { instanceId: "host-1", source: "notes", title: "Notes" };

@@ -27,6 +27,14 @@ import type {
 } from "./store-records";
 
 export type * from "./store-records";
+
+/** A page of a conversation's messages ({@link HostStore.listMessagePage}). */
+export interface MessagePage {
+  /** The messages, in `seq` order. */
+  messages: MessageRecord[];
+  /** True when the conversation has messages before the first one here. */
+  earlier: boolean;
+}
 export type * from "./store-inputs";
 
 /**
@@ -71,6 +79,14 @@ export interface HostStore {
   ): Promise<MessageRecord>;
   /** The conversation's messages in `seq` order. */
   listMessages(conversationId: string): Promise<MessageRecord[]>;
+  /**
+   * The conversation's last `limit` messages whose `seq` is below `before` (absent: its last
+   * `limit` messages), in `seq` order, and whether it has earlier ones.
+   */
+  listMessagePage(
+    conversationId: string,
+    page: { before?: number; limit: number },
+  ): Promise<MessagePage>;
   /**
    * Marks `interrupted` the replies no living node is streaming (as
    * {@link HostStore.interruptOrphanedReplies}); returns how many changed. A single server that

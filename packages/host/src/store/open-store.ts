@@ -66,6 +66,10 @@ export function parseStoreSpec(spec: string): StoreLocation {
  * the database file's mode (and `fchmod`s them so), so they are born `0600` too. An existing
  * folder is not changed (it may be shared), but one open to other users is warned about.
  *
+ * A file store commits the audit of page calls from a worker thread with a connection of its own
+ * (see `SqliteAuditWriter`), so the wait for the disk is not on the event loop; if that thread
+ * cannot start, the logger is told and the store's own connection writes the audit.
+ *
  * A `postgres://` specification opens a `PostgresStore` (and migrates its schema under an
  * advisory lock, once even when several nodes start together); the file rules do not apply.
  *
@@ -111,6 +115,14 @@ export async function openStore(spec: string, options: OpenStoreOptions = {}): P
     await store.close();
     throw toStoreError(error, action);
   }
+  // Started by the first audit write. Should it fail, the audit is still durable, only slower:
+  // the store's own connection commits it.
+  store.useAuditWriter(location.path, (error) => {
+    logger?.warn(
+      { err: error },
+      "the audit writer thread could not start; the audit is written on the main thread",
+    );
+  });
   if (changes.length > 0) {
     logger?.warn(
       { changes },
@@ -135,7 +147,7 @@ function openDatabase(
   connect: () => Database.Database,
   options: SqliteStoreOptions,
   action: { what: string; outcome: string },
-): Promise<HostStore> {
+): Promise<SqliteStore> {
   let database: Database.Database;
   try {
     database = connect();

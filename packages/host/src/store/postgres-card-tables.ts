@@ -8,8 +8,11 @@ import {
   type AuditRow,
   type CardRow,
 } from "./sqlite-rows";
-import { upsertCardSql, upsertCardValues } from "./store-rules";
+import { auditInsertSql, auditValues, upsertCardSql, upsertCardValues } from "./store-rules";
 import type { ApprovalKey } from "./sqlite-card-tables";
+
+/** The INSERT of one audited page call, in Postgres's placeholders. */
+const insertAuditSql = auditInsertSql((position) => `$${position}`);
 
 /** The Postgres statements of cards, remembered approvals and the audit (see `postgresTables`). */
 export const postgresCardTables = {
@@ -94,25 +97,7 @@ export const postgresCardTables = {
   },
 
   async insertAudit(db: Queryable, record: AuditRecord): Promise<void> {
-    await db.query(
-      `INSERT INTO audit (id, at, user_id, session_id, conversation_id, instance_id, source, tool,
-           verdict, reason, duration_ms, approval)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        record.id,
-        record.at,
-        record.userId,
-        record.sessionId,
-        record.conversationId,
-        record.instanceId,
-        record.source,
-        record.tool,
-        record.verdict,
-        record.reason ?? null,
-        record.durationMs,
-        record.approval === undefined ? null : JSON.stringify(record.approval),
-      ],
-    );
+    await db.query(insertAuditSql, auditValues(record));
   },
 
   async listAudit(

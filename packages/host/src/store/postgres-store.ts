@@ -6,6 +6,7 @@ import type {
   ConversationRecord,
   HostStore,
   MessageChanges,
+  MessagePage,
   MessageRecord,
   NewApproval,
   NewCard,
@@ -29,6 +30,8 @@ import {
   conversationMissing,
   defaultConversationTitle,
   messageMissing,
+  pageOf,
+  pastLastSeq,
   rememberApprovalAction,
   requireText,
   saveCardAction,
@@ -176,6 +179,23 @@ export class PostgresStore extends PostgresClusterStore implements HostStore {
   listMessages(conversationId: string): Promise<MessageRecord[]> {
     return this.read({ what: "The messages could not be loaded" }, (db) =>
       tables.listMessages(db, conversationId),
+    );
+  }
+
+  listMessagePage(
+    conversationId: string,
+    page: { before?: number; limit: number },
+  ): Promise<MessagePage> {
+    return this.read({ what: "The messages could not be loaded" }, async (db) =>
+      pageOf(
+        await tables.listMessagesBefore(
+          db,
+          conversationId,
+          page.before ?? pastLastSeq,
+          page.limit + 1,
+        ),
+        page.limit,
+      ),
     );
   }
 

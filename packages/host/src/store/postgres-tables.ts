@@ -110,6 +110,22 @@ export const postgresTables = {
     ).map(messageFromRow);
   },
 
+  /** Up to `limit` messages whose `seq` is below `before`, the latest first. */
+  async listMessagesBefore(
+    db: Queryable,
+    conversationId: string,
+    before: number,
+    limit: number,
+  ): Promise<MessageRecord[]> {
+    return (
+      await all<MessageRow>(
+        db,
+        "SELECT * FROM messages WHERE conversation_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+        [conversationId, before, limit],
+      )
+    ).map(messageFromRow);
+  },
+
   /** Sets the conversation's highest seq given out (after an import wrote its messages). */
   async setLastSeq(db: Queryable, id: string, seq: number): Promise<void> {
     await db.query("UPDATE conversations SET last_seq = $1 WHERE id = $2", [seq, id]);

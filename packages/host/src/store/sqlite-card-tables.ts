@@ -7,8 +7,14 @@ import {
   type AuditRow,
   type CardRow,
 } from "./sqlite-rows";
-import { upsertCardSql, upsertCardValues } from "./store-rules";
+import { auditInsertSql, auditValues, upsertCardSql, upsertCardValues } from "./store-rules";
 import { SqliteStatements } from "./sqlite-statements";
+
+/**
+ * The INSERT of one audited page call in SQLite's placeholders, with `auditValues` as its values;
+ * the store's own connection and its audit writer thread (`SqliteAuditWriter`) both run it.
+ */
+export const insertAuditSql = auditInsertSql(() => "?");
 
 /** The key of a remembered approval (an approval without its time). */
 export type ApprovalKey = Omit<ApprovalRecord, "createdAt">;
@@ -99,23 +105,7 @@ export class SqliteCardTables extends SqliteStatements {
 
   /** Inserts one audited page call. */
   insertAudit(record: AuditRecord): void {
-    this.run(
-      `INSERT INTO audit (id, at, user_id, session_id, conversation_id, instance_id, source, tool,
-           verdict, reason, duration_ms, approval)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      record.id,
-      record.at,
-      record.userId,
-      record.sessionId,
-      record.conversationId,
-      record.instanceId,
-      record.source,
-      record.tool,
-      record.verdict,
-      record.reason ?? null,
-      record.durationMs,
-      record.approval === undefined ? null : JSON.stringify(record.approval),
-    );
+    this.run(insertAuditSql, ...auditValues(record));
   }
 
   /** Audited calls, newest first, filtered by whichever of conversation and user are given. */

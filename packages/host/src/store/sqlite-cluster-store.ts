@@ -8,6 +8,9 @@ import type {
   SignInTokenOutcome,
 } from "./host-store";
 import { migrate } from "./migrations";
+import { SqliteAuditWriter } from "./sqlite-audit-writer";
+import { insertAuditSql } from "./sqlite-card-tables";
+import { auditValues } from "./store-rules";
 import { SqliteClusterTables } from "./sqlite-cluster-tables";
 import { SqliteTables } from "./sqlite-tables";
 import { toStoreError, type StoreAction } from "./store-error";
@@ -44,6 +47,12 @@ export abstract class SqliteClusterStore {
   protected readonly cluster: SqliteClusterTables;
   protected readonly now: () => number;
   protected readonly randomId: () => string;
+  private readonly busyTimeoutMs: number;
+  private auditWriter: SqliteAuditWriter | null = null;
+  /** Where {@link useAuditWriter} said the writer thread should commit, until it starts. */
+  private auditWriterPath: string | null = null;
+  private auditWriterStarting: Promise<void> | null = null;
+  private onAuditWriterFailed: ((error: unknown) => void) | undefined;
 
   /** Sets the connection up and migrates its schema (see `SqliteStore`). */
   protected constructor(database: Database.Database, options: SqliteStoreOptions) {
@@ -53,6 +62,7 @@ export abstract class SqliteClusterStore {
     this.now = options.now ?? Date.now;
     this.randomId = options.randomId ?? randomUUID;
     const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 1_000));
+    this.busyTimeoutMs = busyTimeoutMs;
     try {
       database.pragma("journal_mode = WAL");
       database.pragma("foreign_keys = ON");
@@ -113,33 +123,55 @@ export abstract class SqliteClusterStore {
     });
   }
 
-  appendAudit(entry: NewAudit): Promise<AuditRecord> {
-    return this.inTransaction({ what: "The audit entry could not be saved" }, () => {
-      const record: AuditRecord = {
-        ...entry,
-        id: entry.id ?? this.randomId(),
-        at: this.time(entry.at),
-      };
-      this.tables.insertAudit(record);
-      return record;
+  /**
+   * Commits the audit from a worker thread with its own connection to `path` (this store's
+   * file), so a commit's wait for the disk leaves the event loop; durability is the same
+   * (`synchronous = FULL`). Until it is started, and if its thread ever stops, the audit is
+   * written by this connection as before. `openStore` starts it for a file store.
+   *
+   * @throws StoreError when the worker cannot open the file (the store keeps working without it).
+   */
+  /**
+   * Like {@link startAuditWriter}, but the thread starts with the first audit write (that batch
+   * is committed by this connection, the later ones by the thread), so a server no one calls an
+   * app on holds no thread and its memory. `openStore` uses it for a file store.
+   *
+   * @param onFailed - told when the thread could not start (the audit stays on this connection).
+   */
+  useAuditWriter(path: string, onFailed?: (error: unknown) => void): void {
+    this.auditWriterPath = path;
+    this.onAuditWriterFailed = onFailed;
+  }
+
+  /** Whether the audit is committed by the writer thread now (for health checks and tests). */
+  get auditWriterRunning(): boolean {
+    return this.auditWriter?.running ?? false;
+  }
+
+  async startAuditWriter(path: string): Promise<void> {
+    if (this.auditWriter !== null) return;
+    this.auditWriter = await SqliteAuditWriter.start({
+      path,
+      sql: insertAuditSql,
+      busyTimeoutMs: this.busyTimeoutMs,
     });
   }
 
-  appendAudits(entries: readonly NewAudit[]): Promise<AuditRecord[]> {
-    return this.inTransaction({ what: "The audit entries could not be saved" }, () =>
-      entries.map((entry) => {
-        const record: AuditRecord = {
-          ...entry,
-          id: entry.id ?? this.randomId(),
-          at: this.time(entry.at),
-        };
-        this.tables.insertAudit(record);
-        return record;
-      }),
-    );
+  async appendAudit(entry: NewAudit): Promise<AuditRecord> {
+    const [record] = await this.writeAudits([entry], {
+      what: "The audit entry could not be saved",
+    });
+    if (record === undefined) throw new Error("The audit entry vanished while it was saved.");
+    return record;
   }
 
-  listAudit(query: AuditQuery = {}): Promise<AuditRecord[]> {
+  appendAudits(entries: readonly NewAudit[]): Promise<AuditRecord[]> {
+    return this.writeAudits(entries, { what: "The audit entries could not be saved" });
+  }
+
+  async listAudit(query: AuditQuery = {}): Promise<AuditRecord[]> {
+    // A read after a write sees it: the writer thread commits what it was given first.
+    await this.auditWriter?.idle();
     return this.attempt({ what: "The audit could not be loaded" }, () => {
       const limit = query.limit ?? defaultAuditLimit;
       checkAuditLimit(limit);
@@ -150,13 +182,48 @@ export abstract class SqliteClusterStore {
     });
   }
 
-  close(): Promise<void> {
+  /** Commits the entries in one transaction: on the writer thread when it runs, else here. */
+  private writeAudits(entries: readonly NewAudit[], action: StoreAction): Promise<AuditRecord[]> {
+    const writer = this.auditWriter;
+    if (writer === null && this.auditWriterPath !== null && this.auditWriterStarting === null) {
+      const path = this.auditWriterPath;
+      this.auditWriterStarting = this.startAuditWriter(path).catch((error: unknown) => {
+        this.onAuditWriterFailed?.(error);
+      });
+    }
+    if (writer === null || !writer.running) {
+      return this.inTransaction(action, () =>
+        entries.map((entry) => {
+          const record = this.auditRecord(entry);
+          this.tables.insertAudit(record);
+          return record;
+        }),
+      );
+    }
+    let records: AuditRecord[];
+    try {
+      if (!this.database.open) throw storeClosed(action);
+      records = entries.map((entry) => this.auditRecord(entry));
+    } catch (error) {
+      return Promise.reject(toStoreError(error, action));
+    }
+    return writer.write(records.map(auditValues), action).then(() => records);
+  }
+
+  private auditRecord(entry: NewAudit): AuditRecord {
+    return { ...entry, id: entry.id ?? this.randomId(), at: this.time(entry.at) };
+  }
+
+  async close(): Promise<void> {
+    // The writer commits what it was given, then its thread ends; then this connection closes.
+    this.auditWriterPath = null;
+    await this.auditWriterStarting;
+    await this.auditWriter?.close();
     if (this.database.open) {
       this.tables.clear();
       this.cluster.clear();
       this.database.close();
     }
-    return Promise.resolve();
   }
 
   /** Runs `body` in one transaction, committed before the promise resolves. */

@@ -7,6 +7,7 @@ import type {
   ConversationRecord,
   HostStore,
   MessageChanges,
+  MessagePage,
   MessageRecord,
   NewApproval,
   NewCard,
@@ -24,6 +25,8 @@ import {
   conversationMissing,
   defaultConversationTitle,
   messageMissing,
+  pageOf,
+  pastLastSeq,
   rememberApprovalAction as rememberApproval,
   requireText,
   saveCardAction as saveCard,
@@ -166,6 +169,18 @@ export class SqliteStore extends SqliteClusterStore implements HostStore {
   listMessages(conversationId: string): Promise<MessageRecord[]> {
     return this.attempt({ what: "The messages could not be loaded" }, () =>
       this.tables.listMessages(conversationId),
+    );
+  }
+
+  listMessagePage(
+    conversationId: string,
+    page: { before?: number; limit: number },
+  ): Promise<MessagePage> {
+    return this.attempt({ what: "The messages could not be loaded" }, () =>
+      pageOf(
+        this.tables.listMessagesBefore(conversationId, page.before ?? pastLastSeq, page.limit + 1),
+        page.limit,
+      ),
     );
   }
 

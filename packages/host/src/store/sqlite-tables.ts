@@ -130,6 +130,16 @@ export class SqliteTables extends SqliteCardTables {
     ).map(messageFromRow);
   }
 
+  /** Up to `limit` messages whose `seq` is below `before`, the latest first. */
+  listMessagesBefore(conversationId: string, before: number, limit: number): MessageRecord[] {
+    return this.all<MessageRow>(
+      "SELECT * FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+      conversationId,
+      before,
+      limit,
+    ).map(messageFromRow);
+  }
+
   /** Inserts a message, with the node streaming it when one is named. */
   insertMessage(record: MessageRecord, nodeId?: string): void {
     this.run(

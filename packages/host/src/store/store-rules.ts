@@ -2,7 +2,14 @@
  * The rules every store applies before it writes, and the wording of its common failures, shared
  * by the SQLite and the Postgres store so both keep one contract.
  */
-import type { CardRecord, MessageChanges, MessageRecord, NewApproval } from "./host-store";
+import type {
+  AuditRecord,
+  CardRecord,
+  MessageChanges,
+  MessagePage,
+  MessageRecord,
+  NewApproval,
+} from "./host-store";
 import { StoreError, type StoreAction } from "./store-error";
 
 /** The title a conversation gets when none is given. */
@@ -179,5 +186,45 @@ export function upsertCardValues(
     record.messageId ?? null,
     record.createdAt,
     record.closedAt ?? null,
+  ];
+}
+
+/** A `seq` above every stored one: a page "before" it is the conversation's latest. */
+export const pastLastSeq = 2_147_483_647;
+
+/**
+ * A page of messages from up to `limit + 1` rows read latest first: the `limit` latest of them
+ * in `seq` order, and whether there was one more (earlier) row.
+ */
+export function pageOf(latestFirst: MessageRecord[], limit: number): MessagePage {
+  return { messages: latestFirst.slice(0, limit).reverse(), earlier: latestFirst.length > limit };
+}
+
+/**
+ * The INSERT of one audited page call, in either store's placeholder style (`?` for SQLite, `$1`…
+ * for Postgres), with {@link auditValues} as its values.
+ */
+export function auditInsertSql(placeholder: (position: number) => string): string {
+  const values = Array.from({ length: 12 }, (_, index) => placeholder(index + 1)).join(", ");
+  return `INSERT INTO audit (id, at, user_id, session_id, conversation_id, instance_id, source,
+    tool, verdict, reason, duration_ms, approval)
+  VALUES (${values})`;
+}
+
+/** An audit record's values in the order of {@link auditInsertSql}. */
+export function auditValues(record: AuditRecord): unknown[] {
+  return [
+    record.id,
+    record.at,
+    record.userId,
+    record.sessionId,
+    record.conversationId,
+    record.instanceId,
+    record.source,
+    record.tool,
+    record.verdict,
+    record.reason ?? null,
+    record.durationMs,
+    record.approval === undefined ? null : JSON.stringify(record.approval),
   ];
 }

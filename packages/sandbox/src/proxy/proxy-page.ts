@@ -1,5 +1,5 @@
 import { normalizeHostOrigin } from "../host-origin";
-import { proxyScriptPath } from "../params/proxy-params";
+import { proxyScript } from "./proxy-script";
 import { frameAllowMetaName, hostOriginMetaName, viewUrlMetaName } from "./sandbox-methods";
 
 /** Options of {@link renderProxyPage}. */
@@ -21,20 +21,22 @@ function escapeAttribute(value: string): string {
 }
 
 /**
- * The proxy page's own Content-Security-Policy: its script from its own origin, its inline style,
+ * The proxy page's own Content-Security-Policy: its one inline script by its hash (see
+ * `proxyScriptHash`; nothing else, not even a script of its own origin), its inline style,
  * and exactly one frame, the view's document on the view's origin. Nothing else loads, connects,
  * submits or navigates; only the host page may embed it. `frame-src` also governs where the view
  * may navigate its own frame: only back to its own page.
  *
  * @param hostOrigin - the chat page's origin.
  * @param viewUrl - the view's URL (only its origin and path count).
+ * @param scriptHash - the proxy script's base64 SHA-256 (`proxyScriptHash()`).
  * @returns the header value.
  */
-export function proxyPageCsp(hostOrigin: string, viewUrl: string): string {
+export function proxyPageCsp(hostOrigin: string, viewUrl: string, scriptHash: string): string {
   const view = new URL(viewUrl);
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    `script-src 'sha256-${scriptHash}'`,
     "style-src 'unsafe-inline'",
     `frame-src ${view.origin}${view.pathname}`,
     "connect-src 'none'",
@@ -47,8 +49,9 @@ export function proxyPageCsp(hostOrigin: string, viewUrl: string): string {
 }
 
 /**
- * Renders the proxy page served at `/proxy` on the sandbox's proxy origin. It has no inline
- * script (its logic is `/proxy.js`); its settings travel in `<meta>` tags. The page is
+ * Renders the proxy page served at `/proxy` on the sandbox's proxy origin. Its logic is the proxy
+ * script, inline (its CSP admits that script by its hash only), so the page runs as soon as it
+ * has arrived, without a second request; its settings travel in `<meta>` tags. The page is
  * transparent and the view's iframe fills it.
  *
  * @returns the HTML document.
@@ -72,7 +75,7 @@ iframe { display: block; width: 100%; height: 100%; border: 0; background: trans
 </style>
 </head>
 <body>
-<script src="${proxyScriptPath}"></script>
+<script>${proxyScript}</script>
 </body>
 </html>
 `;

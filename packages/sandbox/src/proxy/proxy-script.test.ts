@@ -196,11 +196,15 @@ async function addressOf(server: Server): Promise<string | undefined> {
 }
 
 describe("proxy script under the host page", () => {
-  it("creates the view's frame on its own origin from sandbox-resource-ready, once, with filtered tokens and allow", async () => {
+  it("creates the view's frame on its own origin at once with the default tokens, and again with the tokens sandbox-resource-ready asks for, once", async () => {
     const { proxy } = await openProxy({ permissions: { camera: {}, clipboardWrite: {} } });
-    expect(innerFrame(proxy)).toBeNull();
     const viewUrl = viewUrlOf(proxy);
     expect(new URL(viewUrl).origin).toBe(viewOrigin);
+    // Loading already, before the host sent anything: the loader runs nothing without the html.
+    const early = innerFrame(proxy);
+    expect(early?.getAttribute("sandbox")).toBe(intersectSandboxTokens(undefined));
+    expect(early?.getAttribute("allow")).toBe("camera; clipboard-write");
+    expect(early?.getAttribute("src")).toBe(viewUrl);
 
     deliver(
       proxy,
@@ -212,6 +216,10 @@ describe("proxy script under the host page", () => {
       hostWindow(proxy),
     );
     const inner = innerFrame(proxy);
+    // Other tokens than the early frame's: a new frame, the early one gone.
+    expect(inner).not.toBe(early);
+    expect(early?.isConnected).toBe(false);
+    expect(proxy.document.querySelectorAll("iframe")).toHaveLength(1);
     expect(inner?.getAttribute("sandbox")).toBe(
       "allow-scripts allow-popups allow-popups-to-escape-sandbox",
     );
@@ -231,15 +239,53 @@ describe("proxy script under the host page", () => {
     );
   });
 
-  it("uses the default tokens when the host asks for none, and ignores a resource without html", async () => {
+  it("keeps the early frame when the host asks for no tokens, and ignores a resource without html", async () => {
     const { proxy } = await openProxy();
+    const early = innerFrame(proxy);
+    const view = early?.contentWindow;
+    if (!view) throw new Error("no view frame");
+    const received = record(view);
     deliver(proxy, resourceReady({ html: 42 }), hostOrigin, hostWindow(proxy));
-    expect(innerFrame(proxy)).toBeNull();
+    const html = nextMessage(view, method(sandboxViewHtmlMethod), "the view's html");
     deliver(proxy, resourceReady({ html: "<p>ok</p>" }), hostOrigin, hostWindow(proxy));
-    expect(innerFrame(proxy)?.getAttribute("sandbox")).toBe(
-      "allow-scripts allow-same-origin allow-forms",
+    expect(innerFrame(proxy)).toBe(early);
+    expect(early?.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin allow-forms");
+    expect(early?.hasAttribute("allow")).toBe(false);
+    deliver(
+      proxy,
+      { jsonrpc: "2.0", method: sandboxViewReadyMethod, params: {} },
+      viewOrigin,
+      view,
     );
-    expect(innerFrame(proxy)?.hasAttribute("allow")).toBe(false);
+    expect(await html).toEqual({
+      jsonrpc: "2.0",
+      method: sandboxViewHtmlMethod,
+      params: { html: "<p>ok</p>" },
+    });
+    received.stop();
+    expect(received.messages.filter(method(sandboxViewHtmlMethod))).toHaveLength(1);
+  });
+
+  it("sends the html as soon as the host sends it when the view asked first", async () => {
+    const { proxy } = await openProxy();
+    const view = innerFrame(proxy)?.contentWindow;
+    if (!view) throw new Error("no view frame");
+    const received = record(view);
+    const html = nextMessage(view, method(sandboxViewHtmlMethod), "the view's html");
+    deliver(
+      proxy,
+      { jsonrpc: "2.0", method: sandboxViewReadyMethod, params: {} },
+      viewOrigin,
+      view,
+    );
+    deliver(proxy, resourceReady({ html: "<p>late</p>" }), hostOrigin, hostWindow(proxy));
+    expect(await html).toEqual({
+      jsonrpc: "2.0",
+      method: sandboxViewHtmlMethod,
+      params: { html: "<p>late</p>" },
+    });
+    received.stop();
+    expect(received.messages.filter(method(sandboxViewHtmlMethod))).toHaveLength(1);
   });
 
   it("grants the same tokens as intersectSandboxTokens", async () => {
@@ -266,11 +312,16 @@ describe("proxy script under the host page", () => {
     const { proxy } = await openProxy();
     deliver(proxy, resourceReady({ html: "<p>a</p>" }), "http://evil.example", hostWindow(proxy));
     deliver(proxy, resourceReady({ html: "<p>b</p>" }), hostOrigin, proxy);
-    deliver(proxy, resourceReady({ html: "<p>c</p>" }), hostOrigin, null);
-    expect(innerFrame(proxy)).toBeNull();
+    deliver(proxy, resourceReady({ html: "<p>c</p>", sandbox: "allow-scripts" }), hostOrigin, null);
+    expect(innerFrame(proxy)?.getAttribute("sandbox")).toBe(intersectSandboxTokens(undefined));
 
     deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
+    const early = innerFrame(proxy)?.contentWindow;
+    if (!early) throw new Error("no view frame");
+    const first = nextMessage(early, method(sandboxViewHtmlMethod), "the view's html");
     const view = await readyView(proxy);
+    // The html of the one valid message, not of a forged one.
+    expect(await first).toMatchObject({ params: { html: "<p>view</p>" } });
     const received = record(view);
     const control = nextMessage(view, method("control"), "the control message");
     deliver(proxy, resourceReady({ html: "<p>forged</p>" }), viewOrigin, view);

@@ -1,4 +1,5 @@
-// The script of the proxy page, served at `/proxy.js`. It is plain browser JavaScript kept as
+// The script of the proxy page, inlined in it (allowed by its hash) and also served at
+// `/proxy.js` for pages that name it. It is plain browser JavaScript kept as
 // text, because it must run unchanged in the browser: a function's own source (`toString()`)
 // would carry whatever the TypeScript loader injected (tsx adds `__name(...)` helpers). The
 // constants it shares with this package are spliced in from their single definitions; its
@@ -38,18 +39,22 @@ const constants = JSON.stringify({
  * 2. Listens for `message`: from `window.parent` only with `event.origin === hostOrigin`; from its
  *    inner iframe only when `event.source` is that frame's window and `event.origin` is the view's
  *    origin (`"null"` without `allow-same-origin`). Anything else is ignored.
- * 3. Consumes `ui/notifications/sandbox-*` from the host: the first valid
- *    `sandbox-resource-ready` creates the inner iframe (`sandbox` = requested tokens intersected
- *    with the allow-list, as `intersectSandboxTokens` does; `allow` from the page's meta; `src` =
- *    the view's signed URL on the view's own origin, whose response carries the view's CSP) and
- *    keeps the html; later ones are ignored.
- * 4. When the view's loader says `sandbox-view-ready` (the first time only), sends it the html in
- *    `sandbox-view-html`. Host messages before that are dropped (the host sends nothing before
- *    `initialized`).
- * 5. Never forwards `ui/notifications/sandbox-*` from the view (nor a batch holding one); forwards
+ * 3. Creates the inner iframe at once, with the default tokens, so the view's document (its
+ *    loader, which runs nothing of the view until it has the html) loads while the host is still
+ *    answering: `sandbox` = the default tokens intersected with the allow-list, as
+ *    `intersectSandboxTokens` does; `allow` from the page's meta; `src` = the view's signed URL
+ *    on the view's own origin, whose response carries the view's CSP.
+ * 4. Consumes `ui/notifications/sandbox-*` from the host: the first valid
+ *    `sandbox-resource-ready` keeps the html; when it asks for other tokens than the frame has,
+ *    the frame is replaced by a new one with those tokens (set before it navigates) before any
+ *    html is sent. Later ones are ignored.
+ * 5. When the view's loader says `sandbox-view-ready` (the first time only), sends it the html in
+ *    `sandbox-view-html`, at once or as soon as the host has sent it. Host messages before that
+ *    are dropped (the host sends nothing before `initialized`).
+ * 6. Never forwards `ui/notifications/sandbox-*` from the view (nor a batch holding one); forwards
  *    everything else both ways, to the parent with the host's exact origin, to the inner frame
  *    with the view's origin (or `"*"` when the frame's origin is opaque).
- * 6. Posts `{ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }` to
+ * 7. Posts `{ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }` to
  *    the parent once set up.
  *
  * The view is another origin than the proxy, so nothing the view runs can touch this page or
@@ -139,16 +144,15 @@ export const proxyScript = `(function () {
   }
 
   var inner = null;
+  var innerTokens = "";
   var innerOrigin = "null";
+  var resourceTaken = false;
+  var viewReady = false;
   var pendingHtml = null;
   var htmlSent = false;
 
-  function createInner(params) {
-    if (params === null || typeof params !== "object" || typeof params.html !== "string") {
-      console.warn("Sandbox proxy ignored sandbox-resource-ready without an html string.");
-      return;
-    }
-    var tokens = intersectTokens(params.sandbox);
+  function createInner(tokens) {
+    if (inner !== null) document.body.removeChild(inner);
     var frame = document.createElement("iframe");
     // The sandbox flags are read when the frame navigates: set them before src and insertion.
     frame.setAttribute("sandbox", tokens);
@@ -158,9 +162,29 @@ export const proxyScript = `(function () {
     frame.src = viewUrl;
     // With allow-same-origin the view has its own origin; without it, an opaque one.
     innerOrigin = tokens.split(" ").indexOf("allow-same-origin") !== -1 ? viewOrigin : "null";
-    pendingHtml = params.html;
+    innerTokens = tokens;
+    viewReady = false;
     inner = frame;
     document.body.appendChild(frame);
+  }
+
+  function takeResource(params) {
+    if (params === null || typeof params !== "object" || typeof params.html !== "string") {
+      console.warn("Sandbox proxy ignored sandbox-resource-ready without an html string.");
+      return;
+    }
+    resourceTaken = true;
+    var tokens = intersectTokens(params.sandbox);
+    if (tokens !== innerTokens) createInner(tokens);
+    pendingHtml = params.html;
+    if (viewReady) sendHtml();
+  }
+
+  function sendHtml() {
+    htmlSent = true;
+    var html = pendingHtml;
+    pendingHtml = null;
+    toView({ jsonrpc: "2.0", method: constants.sandboxViewHtmlMethod, params: { html: html } });
   }
 
   function toView(data) {
@@ -173,8 +197,8 @@ export const proxyScript = `(function () {
     if (event.source === window.parent) {
       if (event.origin !== hostOrigin) return;
       if (isSandboxMethod(data)) {
-        if (inner === null && data.method === constants.sandboxResourceReadyMethod) {
-          createInner(data.params);
+        if (!resourceTaken && data.method === constants.sandboxResourceReadyMethod) {
+          takeResource(data.params);
         }
         return;
       }
@@ -184,14 +208,12 @@ export const proxyScript = `(function () {
     if (inner !== null && event.source === inner.contentWindow && event.source !== null) {
       if (event.origin !== innerOrigin) return;
       if (data !== null && typeof data === "object" && data.method === constants.sandboxViewReadyMethod) {
-        if (htmlSent) {
+        if (htmlSent || viewReady) {
           console.warn("Sandbox proxy: the view asked for its page again (it reloaded); not sent twice.");
           return;
         }
-        htmlSent = true;
-        var html = pendingHtml;
-        pendingHtml = null;
-        toView({ jsonrpc: "2.0", method: constants.sandboxViewHtmlMethod, params: { html: html } });
+        viewReady = true;
+        if (pendingHtml !== null) sendHtml();
         return;
       }
       if (isSandboxMethod(data)) {
@@ -206,5 +228,23 @@ export const proxyScript = `(function () {
     { jsonrpc: "2.0", method: constants.sandboxProxyReadyMethod, params: {} },
     hostOrigin
   );
+  // After the listener and the ready message, so nothing of the view is missed or waited for.
+  createInner(intersectTokens(undefined));
 })();
 `;
+
+let proxyScriptHashValue: Promise<string> | null = null;
+
+/**
+ * The proxy script's SHA-256 as the proxy page's CSP names it (`'sha256-<base64>'` without the
+ * quotes): only this exact script runs in the proxy page, inline, so the page needs no second
+ * request for its script.
+ *
+ * @returns the base64 digest (computed once).
+ */
+export function proxyScriptHash(): Promise<string> {
+  proxyScriptHashValue ??= crypto.subtle
+    .digest("SHA-256", new TextEncoder().encode(proxyScript))
+    .then((digest) => btoa(String.fromCharCode(...new Uint8Array(digest))));
+  return proxyScriptHashValue;
+}

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProxyUrl } from "../params/proxy-params";
-import { proxyScript } from "../proxy/proxy-script";
+import { proxyScript, proxyScriptHash } from "../proxy/proxy-script";
 import { viewLoaderScript } from "../view/view-script";
 import { handleSandboxRequest, type SandboxRequestOptions } from "./sandbox-request";
 
@@ -42,7 +43,7 @@ describe("handleSandboxRequest on the proxy origin", () => {
       "Referrer-Policy": "strict-origin-when-cross-origin",
       "Origin-Agent-Cluster": "?1",
       "Content-Security-Policy":
-        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; " +
+        `default-src 'none'; script-src 'sha256-${await proxyScriptHash()}'; style-src 'unsafe-inline'; ` +
         "frame-src http://notes.localhost:41234/view; connect-src 'none'; img-src 'none'; " +
         "object-src 'none'; base-uri 'none'; form-action 'none'; " +
         "frame-ancestors http://127.0.0.1:3000",
@@ -50,8 +51,11 @@ describe("handleSandboxRequest on the proxy origin", () => {
     expect(new URL(viewUrl).origin).toBe("http://notes.localhost:41234");
     expect(proxy.body).toContain('<meta name="mcp-host-origin" content="http://127.0.0.1:3000">');
     expect(proxy.body).toContain('<meta name="mcp-frame-allow" content="">');
-    expect(proxy.body).toContain('<script src="/proxy.js"></script>');
-    expect(proxy.body).not.toMatch(/<script>(?!<\/script>)/); // no inline script
+    // One script, inline, exactly the one the CSP's hash admits.
+    expect(proxy.body.match(/<script[\s>]/g)).toHaveLength(1);
+    expect(proxy.body).toContain(`<script>${proxyScript}</script>`);
+    const digest = createHash("sha256").update(proxyScript).digest("base64");
+    expect(await proxyScriptHash()).toBe(digest);
     expect(proxy.rejected).toEqual([]);
   });
 

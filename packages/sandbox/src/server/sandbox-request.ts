@@ -9,11 +9,12 @@ import { decodeBase64UrlJson, encodeBase64UrlJson } from "../params/base64url-js
 import { decodeProxyParams, proxyPagePath, proxyScriptPath } from "../params/proxy-params";
 import { signViewUrl, verifyViewUrl, viewPagePath, type SigningKey } from "../params/view-url";
 import { proxyPageCsp, renderProxyPage } from "../proxy/proxy-page";
-import { proxyScript } from "../proxy/proxy-script";
+import { proxyScript, proxyScriptHash } from "../proxy/proxy-script";
 import { rejection, type Rejection } from "../rejection";
 import type { McpUiResourceCsp } from "../resource-metadata";
 import { SandboxConfigurationError } from "../sandbox-error";
 import { renderViewPage } from "../view/view-page";
+import { renderWarmPage, warmPagePath, warmViewParam } from "./warm-page";
 
 /** Options of {@link handleSandboxRequest}. */
 export interface SandboxRequestOptions {
@@ -138,7 +139,7 @@ async function answerProxy(
     headers: {
       ...commonHeaders,
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": proxyPageCsp(host, viewUrl),
+      "Content-Security-Policy": proxyPageCsp(host, viewUrl, await proxyScriptHash()),
     },
     body: renderProxyPage({
       hostOrigin: host,
@@ -191,16 +192,20 @@ async function answerView(
  *
  * On the proxy origin (the template filled with `proxy`):
  * - `GET /proxy?host=...&view=...&csp=...&permissions=...`: the proxy page, for a `host` that is
- *   one of `hostOrigins` (else 403) and a `view` that is a source label (else 404). Its own CSP
- *   admits one frame, the view's signed URL, and `frame-ancestors` = that host; the page carries
+ *   one of `hostOrigins` (else 403) and a `view` that is a source label (else 404). Its script
+ *   is inline, admitted by its hash; its own CSP admits one frame, the view's signed URL, and `frame-ancestors` = that host; the page carries
  *   the view URL and the inner frame's `allow` from `permissions`.
- * - `GET /proxy.js`: the proxy script.
+ * - `GET /proxy.js`: the proxy script (the page inlines it; served for pages that name it).
  *
  * On a view origin (the template filled with a source's label):
  * - `GET /view?host=...&csp=...&sig=...` with a valid signature: the view's document (the
  *   loader), with the view's CSP as its header (built from the declared `csp` that the proxy
  *   accepted; `frame-ancestors` = the proxy), plus `require-trusted-types-for 'script'`. A bad
  *   signature gets 403.
+ *
+ * On every sandbox origin, `GET /warm`: an empty document that runs and loads nothing, which the
+ * chat page keeps in a hidden frame so the browser starts the sandbox's processes early; on the
+ * proxy's origin, `?view=<label>` adds one inert frame on that view origin's `/warm`.
  *
  * Anything else: 404 (421 for an origin that is none of the sandbox's); methods other than
  * GET/HEAD: 405. Every answer carries `Cache-Control: no-store`, `X-Content-Type-Options:
@@ -237,6 +242,24 @@ export async function handleSandboxRequest(
   }
   const kind = origins.classify(parsed.origin);
   if (kind === undefined) return plain(421, "This is not one of the sandbox's origins.\n");
+  if (parsed.pathname === warmPagePath) {
+    const warm = renderWarmPage(
+      origins,
+      kind.kind,
+      hostOrigins,
+      parsed.searchParams.get(warmViewParam) ?? undefined,
+    );
+    return {
+      status: 200,
+      headers: {
+        ...commonHeaders,
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": warm.csp,
+      },
+      body: warm.body,
+      rejected: [],
+    };
+  }
   return kind.kind === "proxy"
     ? answerProxy(parsed, origins, options, hostOrigins)
     : answerView(parsed, origins, options, hostOrigins);

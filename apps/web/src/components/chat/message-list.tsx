@@ -2,12 +2,17 @@ import { useRef } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { useHostStore } from "../../state/host-store";
 import { CardSlot } from "./card-slot";
+import { EarlierMessages } from "./earlier-messages";
 import { MessageView } from "./message-view";
 import { tailOf, useFollowBottom } from "./use-follow-bottom";
+import { useKeepPlace } from "./use-keep-place";
 
 /**
  * A chat's messages, oldest first, followed by the chat's cards that belong to no message. It is
  * a live region: a screen reader reads a reply once it is complete (busy while it streams).
+ *
+ * A long conversation opens with its latest messages; scrolling near the top loads the earlier
+ * ones a page at a time ({@link EarlierMessages}), and what the person looks at stays in place.
  */
 export function MessageList(props: { chatId: string; ownsUnassignedCards: boolean }) {
   const { chatId, ownsUnassignedCards } = props;
@@ -30,10 +35,13 @@ export function MessageList(props: { chatId: string; ownsUnassignedCards: boolea
         .map((entry) => entry.descriptor.instanceId),
     ),
   );
+  const earlier = useHostStore((state) => state.earlierMessages.more);
   const streaming = messages.some((message) => message.status === "streaming");
   const container = useRef<HTMLDivElement>(null);
+  // Before following the end: a page put above keeps the view, unless the end is followed.
+  const measurePlace = useKeepPlace(container, messages[0]?.id);
   // At the end on opening; then following new content only while the person reads the latest.
-  const onScroll = useFollowBottom(
+  const followScroll = useFollowBottom(
     container,
     `${messages[0]?.conversationId ?? ""}:${chatId}`,
     tailOf(messages.length, messages.at(-1), looseCards.length),
@@ -49,9 +57,13 @@ export function MessageList(props: { chatId: string; ownsUnassignedCards: boolea
       aria-label="Messages"
       data-testid="message-list"
       data-scroll-root=""
-      onScroll={onScroll}
+      onScroll={(event) => {
+        measurePlace();
+        followScroll(event);
+      }}
     >
       <div className="message-column">
+        {earlier ? <EarlierMessages root={container} /> : null}
         {messages.length === 0 && looseCards.length === 0 ? (
           <p className="empty-chat" data-testid="empty-chat">
             Ask something, or ask for an app. Replies and app cards show here.

@@ -1,6 +1,7 @@
 import type {
   CardDescriptor,
   ChatMessage,
+  ConversationPage,
   ConversationSnapshot,
   ServerEvents,
   SessionSnapshot,
@@ -20,7 +21,15 @@ export interface HostActions {
    */
   applyConversationSnapshot(snapshot: ConversationSnapshot | null): void;
   /**
-   * A stored message (`message:created`, `message:updated`). When no conversation is open, the
+   * A page of the open conversation's earlier messages (`conversation:messages`) arrived: its
+   * messages go before the loaded ones, its cards join the known ones (a known card keeps its
+   * state). Ignored unless the same conversation is open and its oldest loaded message is still
+   * the one numbered `before` (a snapshot since replaced what the page was asked for).
+   */
+  earlierArrived(conversationId: string, before: number, page: ConversationPage): void;
+  /**
+   * A stored message (`message:created`, `message:updated`). A message older than the loaded
+   * ones, while earlier ones are not loaded, is left for its page. When no conversation is open, the
    * page adopts the message's conversation: the server creates it with the first message.
    *
    * @returns true when the message belongs to the open conversation and was applied.

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import type { BenchResult, BenchRow } from "./bench-result";
+import { evaluateGoals, formatGoals } from "./goals";
+
+function row(label: string, median: number, extra?: BenchRow["extra"], p99 = median): BenchRow {
+  return { label, median, p99, n: 10, ...(extra === undefined ? {} : { extra }) };
+}
+
+function result(name: string, unit: string, rows: BenchRow[]): BenchResult {
+  return { name, unit, rows };
+}
+
+/** A full run's results, shaped as the benchmarks report them, with every goal met. */
+function fullRun(): BenchResult[] {
+  return [
+    result("page-call-round-trip", "ms", [
+      row("in-process MCP client (floor)", 0.09),
+      row("Node socket.io client (server path)", 0.24),
+      row("Chromium view (whole path)", 1.1),
+    ]),
+    result("many-sessions/100", "ms", [
+      row("host: card:call-tool over socket.io, 100 sessions", 0.5, undefined, 900),
+      row("baseline: in-process MCP client, same rate", 0.1),
+    ]),
+    result("many-sessions/1000", "ms", [
+      row(
+        "host: card:call-tool over socket.io, 1000 sessions",
+        0.4,
+        { rssKiBPerIdleSession: 90 },
+        20,
+      ),
+      row("baseline: in-process MCP client, same rate", 0.1, undefined, 2),
+    ]),
+    result("restore/50", "ms", [
+      row("bare iframes + AppBridge, every view (baseline)", 9000),
+      row("host: reopen → the cards in view live", 1000, { "first view ms (median)": 100000 }),
+    ]),
+    result("restore/200", "ms", [
+      row("bare iframes + AppBridge, every view (baseline)", 40000),
+      row("host: reopen → the cards in view live", 1200, {
+        "first view ms (median)": 800,
+        "tool calls": 0,
+        "most live frames": 6,
+      }),
+    ]),
+    result("restore-memory/50", "MB", [
+      row("bare iframes + AppBridge, every view (baseline)", 300),
+      row("host: reopened, settled", 240),
+    ]),
+    result("restore-memory/200", "MB", [
+      row("bare iframes + AppBridge, every view (baseline)", 750),
+      row("host: reopened, settled", 230),
+    ]),
+    result("first-card", "ms", [
+      row("bare iframe + AppBridge (baseline)", 90),
+      row("host: tool result → view initialized", 130),
+    ]),
+    result("start-and-idle/cold-start", "ms", [
+      row("host: bundle (node packages/mcp-chat-host/dist/cli.js)", 500),
+      row("baseline: bare express + socket.io (node -e)", 300),
+    ]),
+    result("start-and-idle/idle-rss", "MiB", [
+      row("host: bundle (node packages/mcp-chat-host/dist/cli.js)", 85),
+      row("baseline: bare express + socket.io (node -e)", 59),
+    ]),
+  ];
+}
+
+describe("evaluateGoals", () => {
+  it("reads every goal of the issue from a full run, with its baseline, figure and ratio", () => {
+    const goals = evaluateGoals(fullRun());
+    expect(goals.map((goal) => goal.status)).toEqual(Array(8).fill("met"));
+    const [reopen, live, nodeCall, viewCall, firstCard, start, idle, sessions] = goals;
+    expect(reopen?.measure).toContain("200 cards");
+    expect(reopen?.now).toContain("first view 800 ms");
+    expect(reopen?.ratio).toBe("0.0300×");
+    expect(live?.now).toBe("at most 6 live; 240 MB at 50, 230 MB at 200 cards");
+    expect(nodeCall?.ratio).toBe("2.67×");
+    expect(viewCall?.ratio).toBe("+0.860 ms");
+    expect(firstCard?.ratio).toBe("+40 ms");
+    expect(start?.ratio).toBe("1.67×");
+    expect(idle?.now).toBe("85 MiB");
+    expect(sessions?.measure).toContain("1000 sessions");
+    expect(sessions?.now).toBe("p99 20 ms; 90 KiB RSS per idle session");
+  });
+
+  it("says missed when a figure is over its goal", () => {
+    const run = fullRun().map((entry) =>
+      entry.name === "page-call-round-trip"
+        ? result(entry.name, entry.unit, [
+            row("in-process MCP client (floor)", 0.09),
+            row("Node socket.io client (server path)", 0.63),
+            row("Chromium view (whole path)", 2.8),
+          ])
+        : entry,
+    );
+    const goals = evaluateGoals(run);
+    expect(goals[2]).toMatchObject({ status: "missed", ratio: "7×" });
+    expect(goals[3]).toMatchObject({ status: "missed", ratio: "+2.17 ms" });
+  });
+
+  it("counts a restore that called a tool as missed, however fast", () => {
+    const run = fullRun().map((entry) =>
+      entry.name === "restore/200"
+        ? result(entry.name, entry.unit, [
+            row("bare iframes + AppBridge, every view (baseline)", 40000),
+            row("host: reopen → the cards in view live", 900, {
+              "first view ms (median)": 500,
+              "tool calls": 1,
+              "most live frames": 6,
+            }),
+          ])
+        : entry,
+    );
+    expect(evaluateGoals(run)[0]?.status).toBe("missed");
+  });
+
+  it("never calls a smaller run than the goal's size met", () => {
+    const run = fullRun().filter((entry) => entry.name !== "many-sessions/1000");
+    const sessions = evaluateGoals(run)[7];
+    expect(sessions?.measure).toContain("100 sessions");
+    expect(sessions?.status).toBe("missed");
+  });
+
+  it("names the benchmark to run for a goal with no figure", () => {
+    const goals = evaluateGoals([]);
+    expect(goals.every((goal) => goal.status === "not measured")).toBe(true);
+    expect(goals.map((goal) => goal.source)).toContain("run first-card");
+    const text = formatGoals(goals, true);
+    expect(text).toContain("quick sizes");
+    expect(text).toContain("[not measured] first card: tool result → view initialized");
+  });
+});
