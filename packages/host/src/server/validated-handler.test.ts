@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toWireError } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
-import { handleClientEvent, validatedHandler } from "./validated-handler";
+import { clientEventSchemas } from "@mcp-chat-host/protocol";
+import { validatedHandler } from "./validated-handler";
 import {
   connectSocket,
   memoryLogger,
@@ -83,14 +84,16 @@ async function setUp(
         event: "test:fail-unmapped",
       }),
     );
-    handleClientEvent(
-      socket,
+    socket.on(
       "turn:stop",
-      (payload) => {
-        calls.push(`stop ${payload.chatId}`);
-        return { stopped: true };
-      },
-      { logger },
+      validatedHandler(
+        clientEventSchemas["turn:stop"],
+        (payload) => {
+          calls.push(`stop ${payload.chatId}`);
+          return { stopped: true };
+        },
+        { logger, event: "turn:stop" },
+      ),
     );
   });
   const { cookie } = await signIn(started);
@@ -190,7 +193,7 @@ describe("validatedHandler through a real socket", () => {
     ).toBe(true);
   });
 
-  it("validates a contract event with its protocol schema (handleClientEvent)", async () => {
+  it("validates a contract event with its protocol schema", async () => {
     const { client, calls } = await setUp();
     const ok = await client.timeout(5_000).emitWithAck("turn:stop", { chatId: "chat-1" });
     expect(ok).toEqual({ ok: true, value: { stopped: true } });

@@ -1,13 +1,4 @@
-import {
-  type Ack,
-  type ClientEventName,
-  type ClientEventValues,
-  type ClientPayload,
-  clientEventSchemas,
-  limits,
-  type WireError,
-  wireError,
-} from "@mcp-chat-host/protocol";
+import { type Ack, limits, type WireError, wireError } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { internalWireError } from "../errors/internal-error";
@@ -142,30 +133,4 @@ export function answerValidated<Schema extends z.ZodType, Value>(
   } catch (error) {
     fail(error);
   }
-}
-
-/** A socket that can register listeners (socket.io's `Socket`, typed or not). */
-interface ListeningSocket {
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-}
-
-/**
- * Registers a handler for one browser event of the wire contract, validated with that event's
- * schema from `@mcp-chat-host/protocol` and typed with its payload and ack value.
- *
- * @param socket - the server-side socket.
- * @param event - the event name.
- * @param handler - runs with the parsed payload; returns the ack value.
- * @param options - logger, size cap and the error mapping (the event name is filled in).
- */
-export function handleClientEvent<Event extends ClientEventName>(
-  socket: ListeningSocket,
-  event: Event,
-  handler: (
-    payload: ClientPayload<Event>,
-  ) => ClientEventValues[Event] | Promise<ClientEventValues[Event]>,
-  options: Omit<ValidatedHandlerOptions, "event"> = {},
-): void {
-  const schema = clientEventSchemas[event] as unknown as z.ZodType<ClientPayload<Event>>;
-  socket.on(event, validatedHandler(schema, handler, { ...options, event }));
 }
