@@ -29,6 +29,8 @@ import { configSourceFactory } from "./sources/config-source";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
 import { openStore } from "./store/open-store";
+import { tracedStore } from "./store/traced-store";
+import { startTracing, type RunningTracing } from "./telemetry/tracing";
 
 /** Options of {@link createHostServer}. */
 export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "toWireError"> {
@@ -136,6 +138,12 @@ async function openNamedStore(spec: string, logger: Logger): Promise<HostStore> 
   }
 }
 
+/** The store's database as the traces' `db.system.name` says it. */
+function storeSystem(store: HostServerOptions["store"]): string {
+  if (typeof store === "object") return "other_sql";
+  return /^postgres(ql)?:/i.test(store ?? "") ? "postgresql" : "sqlite";
+}
+
 /** The default session: one chat with every configured server, using the config's `host` section. */
 export function defaultSession(config: McpConfig | null): SessionFunction {
   return (session) => {
@@ -199,6 +207,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   let store: HostStore | null = null;
   let sessions: SessionRegistry | null = null;
   let node: ClusterNode | null = null;
+  let tracing: RunningTracing | null = null;
   const nodeId = resolveNodeId(options.nodeId ?? env["NODE_ID"]);
   const redisUrl = options.redisUrl ?? (env["REDIS_URL"] || undefined);
   const storeSpec = typeof options.store === "string" ? options.store : undefined;
@@ -230,10 +239,14 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
           shared: effectiveShareMode(entry) === "process",
         });
       }
-      const opened =
+      // Before the store: its writes are spans once tracing runs (OTEL_EXPORTER_OTLP_ENDPOINT).
+      tracing = await startTracing({ env, nodeId, logger });
+      const opened = tracedStore(
         typeof options.store === "object"
           ? options.store
-          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger);
+          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger),
+        storeSystem(options.store),
+      );
       let cluster: ClusterNode;
       try {
         cluster = await ClusterNode.start(
@@ -331,6 +344,8 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       // After the sockets: the lease is given up (this node's replies interrupted), then Redis.
       await node?.close();
       await store?.close();
+      // Last: the spans of everything above are exported before the process may exit.
+      await tracing?.shutdown();
     },
     async drain(timeoutSeconds) {
       const seconds = timeoutSeconds ?? options.drainTimeout ?? 30;

@@ -8,6 +8,7 @@ import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
 import { pageResourcesKey } from "../server/rate-limit";
 import type { SessionContext } from "../session/session-context";
 import { isVisibleTo } from "../sources/tool-metadata";
+import { inSpan, type SpanHandle } from "../telemetry/spans";
 import { runAppCallChain } from "./app-call-gate";
 import type { ApprovalOutcome } from "./approval-types";
 
@@ -37,19 +38,39 @@ export class PageCallGate {
    *
    * @throws {HostError} with the page's JSON-RPC code and a sentence for the person.
    */
-  async callTool(
+  callTool(
     instanceId: string,
     name: string,
     args: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
+    return inSpan(
+      `execute_tool ${name}`,
+      {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": name,
+        "mcp_chat_host.tool.caller": "page",
+      },
+      (span) => this.#checkAndCall(instanceId, name, args, span),
+    );
+  }
+
+  async #checkAndCall(
+    instanceId: string,
+    name: string,
+    args: Record<string, unknown>,
+    span: SpanHandle,
+  ): Promise<Record<string, unknown>> {
     const context = this.context;
     const card = context.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    span.set({ "mcp_chat_host.tool.source": card.descriptor.source });
     const started = context.services.now();
     // Set when the gate asked the person; the call's audit row says how it was answered.
     let approval: ApprovalOutcome | undefined;
-    const audit = (verdict: PageCallVerdict, reason?: string) =>
+    const audit = (verdict: PageCallVerdict, reason?: string) => {
+      span.set({ "mcp_chat_host.outcome": verdict });
       this.#audit(card, name, verdict, started, reason, approval);
+    };
     if (!context.services.takePageCall(this.#cardKey(instanceId))) {
       // A throttled call is a page call too; the audit shows the card being slowed down.
       audit("refused", PAGE_CALL_RATE_MESSAGE);

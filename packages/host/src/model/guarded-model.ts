@@ -15,6 +15,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { ModelStallError, isTransientOverload } from "./model-failure";
+import { modelRequestSpan, type ModelRequestSpan } from "./model-request-span";
 import { readProviderError, retryAfterMs } from "./provider-error-facts";
 import type { TurnClock } from "./turn-clock";
 
@@ -101,6 +102,7 @@ async function streamOnce(
     request.abort(error),
   );
   watch.arm();
+  const span = modelRequestSpan(model, () => options.clock.now());
   let result: LanguageModelV3StreamResult;
   try {
     result = await Promise.race([
@@ -108,13 +110,14 @@ async function streamOnce(
       watch.stalled,
     ]);
   } catch (error) {
+    span.failed(watch.error ?? error);
     throw watch.error ?? error;
   } finally {
     watch.disarm();
   }
   options.onResponse?.(result.response?.headers);
   const keepRaw = params.includeRawChunks === true;
-  return { ...result, stream: watchedStream(result.stream, watch, keepRaw, options.onUsage) };
+  return { ...result, stream: watchedStream(result.stream, watch, keepRaw, options.onUsage, span) };
 }
 
 function watchedStream(
@@ -122,6 +125,7 @@ function watchedStream(
   watch: StallWatch,
   keepRaw: boolean,
   onUsage: ((usage: LanguageModelV3Usage) => void) | undefined,
+  span: ModelRequestSpan,
 ): ReadableStream<LanguageModelV3StreamPart> {
   const reader = source.getReader();
   // A stall cancels the source, which settles a pending read (one listener per request, not a
@@ -138,27 +142,35 @@ function watchedStream(
           next = await reader.read();
         } catch (error) {
           reader.cancel().catch(() => {});
+          span.failed(watch.error ?? error);
           controller.error(watch.error ?? error);
           return;
         } finally {
           watch.disarm();
         }
         if (watch.error !== undefined) {
+          span.failed(watch.error);
           controller.error(watch.error);
           return;
         }
         if (next.done) {
+          span.complete();
           controller.close();
           return;
         }
         if (next.value.type === "raw" && !keepRaw) continue;
-        if (next.value.type === "finish") onUsage?.(next.value.usage);
+        if (next.value.type === "error") span.failed(next.value.error);
+        if (next.value.type === "finish") {
+          onUsage?.(next.value.usage);
+          span.usage(next.value.usage);
+        }
         controller.enqueue(next.value);
         return;
       }
     },
     cancel(reason) {
       watch.disarm();
+      span.cancelled();
       return reader.cancel(reason);
     },
   });

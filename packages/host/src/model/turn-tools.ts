@@ -6,6 +6,7 @@ import type { ToolSet } from "ai";
 import type { ToolPermissions } from "@mcp-chat-host/connection";
 import { errorMessage } from "@mcp-chat-host/protocol";
 import type { HostTool, ToolProgress } from "./host-tool";
+import { inSpan, type SpanHandle } from "../telemetry/spans";
 import { withBreakpoint } from "./prompt-caching";
 import { checkToolRequest, ToolCallBudget } from "./tool-checks";
 import type { ToolRequest, ToolRequestHook } from "./tool-checks";
@@ -67,7 +68,8 @@ export function buildToolSet(
   return toolSet;
 }
 
-async function runToolCall(call: {
+/** One tool call of the model, as the AI SDK runs it. */
+interface ModelToolCall {
   hostTool: HostTool;
   input: unknown;
   toolCallId: string;
@@ -75,7 +77,25 @@ async function runToolCall(call: {
   options: TurnToolOptions;
   budget: ToolCallBudget;
   turn: TurnState;
-}): Promise<ModelToolOutcome> {
+}
+
+/** Runs a call in its span (`execute_tool <name>`, caller `model`): its checks, then the tool. */
+function runToolCall(call: ModelToolCall): Promise<ModelToolOutcome> {
+  const { hostTool } = call;
+  return inSpan(
+    `execute_tool ${hostTool.name}`,
+    {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": hostTool.name,
+      "gen_ai.tool.call.id": call.toolCallId,
+      "mcp_chat_host.tool.caller": "model",
+      "mcp_chat_host.tool.source": hostTool.source,
+    },
+    (span) => checkAndRunToolCall(call, span),
+  );
+}
+
+async function checkAndRunToolCall(call: ModelToolCall, span: SpanHandle): Promise<ModelToolOutcome> {
   const { hostTool, toolCallId, signal, turn } = call;
   const name = hostTool.name;
   const args = argumentsFromInput(call.input);
@@ -87,6 +107,7 @@ async function runToolCall(call: {
       check: "arguments",
       reason: ARGUMENTS_NOT_OBJECT_REASON,
     });
+    span.set({ "mcp_chat_host.outcome": "refused", "mcp_chat_host.tool.check": "arguments" });
     return refusalOutcome(ARGUMENTS_NOT_OBJECT_REASON);
   }
   const request: ToolRequest = {
@@ -113,6 +134,7 @@ async function runToolCall(call: {
       reason,
       ...(cause === undefined ? {} : { cause }),
     });
+    span.set({ "mcp_chat_host.outcome": "refused", "mcp_chat_host.tool.check": checkName });
     return refusalOutcome(reason);
   }
   turn.emit({ type: "tool-started", toolCallId, name, arguments: args });
@@ -127,11 +149,16 @@ async function runToolCall(call: {
     });
   } catch (error) {
     // A stopped turn discards the call's result; let the stream see the abort.
-    if (signal.aborted) throw error;
+    if (signal.aborted) {
+      span.set({ "mcp_chat_host.outcome": "cancelled" });
+      throw error;
+    }
     outcome = { value: `The tool call failed: ${errorMessage(error)}`, isError: true };
   }
   turn.running.delete(toolCallId);
   const { value, isError, raw } = outcome;
+  span.set({ "mcp_chat_host.outcome": isError ? "error" : "ok" });
+  if (isError) span.fail("tool_error");
   turn.emit({
     type: "tool-finished",
     toolCallId,

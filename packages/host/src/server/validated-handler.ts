@@ -2,6 +2,7 @@ import { type Ack, limits, type WireError, wireError } from "@mcp-chat-host/prot
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { internalWireError } from "../errors/internal-error";
+import { inSpan } from "../telemetry/spans";
 
 /** Options of {@link validatedHandler}. */
 export interface ValidatedHandlerOptions {
@@ -122,15 +123,20 @@ export function answerValidated<Schema extends z.ZodType, Value>(
     answer({ ok: false, error: wireError("bad_request", describeIssues(parsed.error)) });
     return;
   }
-  const fail = (error: unknown): void => {
-    const wire = toWireError(error);
-    if (wire.code === "internal")
-      options.logger?.error({ err: error, event }, "A socket handler failed.");
-    answer({ ok: false, error: wire });
-  };
-  try {
-    Promise.resolve(handler(parsed.data)).then((value) => answer({ ok: true, value }), fail);
-  } catch (error) {
-    fail(error);
-  }
+  // One span per answered event (while tracing is on), the parent of what its handler does.
+  inSpan(event ?? "socket event", { "mcp_chat_host.socket.event": event ?? "" }, (span) => {
+    const fail = (error: unknown): void => {
+      const wire = toWireError(error);
+      if (wire.code === "internal")
+        options.logger?.error({ err: error, event }, "A socket handler failed.");
+      span.fail(wire.code);
+      answer({ ok: false, error: wire });
+    };
+    try {
+      return Promise.resolve(handler(parsed.data)).then((value) => answer({ ok: true, value }), fail);
+    } catch (error) {
+      fail(error);
+      return undefined;
+    }
+  }, "server");
 }

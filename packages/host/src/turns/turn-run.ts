@@ -8,8 +8,10 @@ import { withAppContext } from "../context/context-relay";
 import type { HostTool } from "../model/host-tool";
 import { runTurn } from "../model/model-runner";
 import type { ConversationRecord, MessageRecord } from "../store/host-store";
+import { annotateSpan } from "../telemetry/spans";
 import { historyForTurn } from "./history";
 import { messageToWire } from "./message-wire";
+import { turnSpanAttributes } from "./turn-span";
 import { turnTools } from "./tool-execution";
 import { STOPPED_REASON, type Turn, type TurnDeps } from "./turn";
 
@@ -138,6 +140,7 @@ export async function runReply(
   if (result.usage !== undefined) {
     context.logger.info({ chat: chat.key, usage: result.usage }, "model usage of a turn");
   }
+  annotateSpan(turnSpanAttributes(result), result.status === "error" ? (result.failure?.kind ?? "error") : undefined);
   try {
     // After the reply's progress saves: one still running would otherwise overwrite the end.
     const stored = await turn.saveEnd({

@@ -1,6 +1,7 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
 import type { Chat } from "../chat/chat";
 import { HostError } from "../host-error";
+import { inSpan } from "../telemetry/spans";
 import type { ConversationRecord, MessageFromApp, MessageRecord } from "../store/host-store";
 import type { ConversationPort } from "./conversation-port";
 import { asMessageNotSaved, messageToWire } from "./message-wire";
@@ -92,9 +93,11 @@ export class TurnService {
     }
     if (options.clientId !== null) this.#clientIds.set(options.clientId, person.id);
     this.deps.context.emit("message:created", { message: messageToWire(person) });
-    turn.done = beginReply(this.deps, turn, chat, conversation, history, person)
-      .then((started) => (started ? runReply(this.deps, turn, chat, started) : undefined))
-      .finally(() => this.#release(turn));
+    turn.done = inSpan("turn", { "mcp_chat_host.chat": chatKey }, () =>
+      beginReply(this.deps, turn, chat, conversation, history, person).then((started) =>
+        started ? runReply(this.deps, turn, chat, started) : undefined,
+      ),
+    ).finally(() => this.#release(turn));
     return { messageId: person.id, duplicate: false };
   }
 
@@ -126,7 +129,9 @@ export class TurnService {
           retryable: true,
         });
       }
-      turn.done = runReply(this.deps, turn, chat, started).finally(() => this.#release(turn));
+      turn.done = inSpan("turn", { "mcp_chat_host.chat": chatKey, "mcp_chat_host.retry": true }, () =>
+        runReply(this.deps, turn, chat, started),
+      ).finally(() => this.#release(turn));
       return { messageId: started.reply.id };
     } catch (error) {
       this.#release(turn);
