@@ -15,6 +15,9 @@ const hostSecretVariables: readonly string[] = [
   // Connection strings carry the database's and Redis's passwords.
   "DATABASE_URL",
   "REDIS_URL",
+  // An OpenTelemetry collector's headers usually carry its token.
+  "OTEL_EXPORTER_OTLP_HEADERS",
+  "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
 ];
 
 /** Names that hold credentials by convention (`GITHUB_TOKEN`, `X_API_KEY`, `DB_PASSWORD`, ...). */

@@ -48,3 +48,9 @@ export {
   type PostgresOptions,
   type RunningPostgres,
 } from "./servers/postgres-server";
+export {
+  startTraceCollector,
+  type CollectedSpan,
+  type CollectedValue,
+  type TraceCollector,
+} from "./servers/trace-collector";

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { HostSocketServer } from "../server/http-layer";
 import type { HostSession } from "../session/host-session";
 import type { MessagePart } from "../store/host-store";
+import { currentTraceparent, inRemoteSpan, inSpan } from "../telemetry/spans";
 
 /** The event nodes ask each other with: "what does reply X say now?" */
 const LIVE_REPLY_EVENT = "cluster:live-reply";
@@ -37,12 +38,18 @@ export class LiveReplies {
     private readonly logger: Logger,
   ) {
     this.#serverSide = clustered ? (io as unknown as ServerSide) : null;
-    this.#serverSide?.on(LIVE_REPLY_EVENT, (messageId: unknown, answer: unknown) => {
+    // The asking node's W3C trace context comes after the id (absent while it traces nothing),
+    // so the answer's span joins the asker's trace.
+    this.#serverSide?.on(LIVE_REPLY_EVENT, (messageId: unknown, ...rest: unknown[]) => {
+      const answer = rest.at(-1);
       if (typeof answer !== "function") return;
-      const parsed = idSchema.safeParse(messageId);
-      (answer as (parts: MessagePart[] | null) => void)(
-        parsed.success ? this.local(parsed.data) : null,
-      );
+      const traceparent = rest.length > 1 ? rest[0] : undefined;
+      inRemoteSpan(traceparent, "live-reply answer", {}, (span) => {
+        const parsed = idSchema.safeParse(messageId);
+        const parts = parsed.success ? this.local(parsed.data) : null;
+        span.set({ "mcp_chat_host.live_reply.found": parts !== null });
+        (answer as (parts: MessagePart[] | null) => void)(parts);
+      });
     });
   }
 
@@ -97,18 +104,25 @@ export class LiveReplies {
     const here = this.local(messageId);
     if (here !== null || this.#serverSide === null) return here;
     const serverSide = this.#serverSide;
-    const answers = await new Promise<unknown[]>((resolve) => {
-      // Each node answers with what it has; one that is gone (or Redis being down) costs at most
-      // the wait, and then the saved text will do: a tab whose deltas do not follow it asks for
-      // a fresh snapshot.
-      const timer = setTimeout(() => resolve([]), ANSWER_TIMEOUT_MS);
-      serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, (error: unknown, found: unknown) => {
-        clearTimeout(timer);
-        if (error) this.logger.debug({ err: error, messageId }, "not every node answered");
-        resolve(Array.isArray(found) ? found : []);
+    return inSpan("live-reply ask", {}, async (span) => {
+      const answers = await new Promise<unknown[]>((resolve) => {
+        // Each node answers with what it has; one that is gone (or Redis being down) costs at
+        // most the wait, and then the saved text will do: a tab whose deltas do not follow it
+        // asks for a fresh snapshot.
+        const timer = setTimeout(() => resolve([]), ANSWER_TIMEOUT_MS);
+        const traceparent = currentTraceparent();
+        const onAnswers = (error: unknown, found: unknown) => {
+          clearTimeout(timer);
+          if (error) this.logger.debug({ err: error, messageId }, "not every node answered");
+          resolve(Array.isArray(found) ? found : []);
+        };
+        if (traceparent === undefined) serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, onAnswers);
+        else serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, traceparent, onAnswers);
       });
-    });
-    return answers.find(isParts) ?? null;
+      const found = answers.find(isParts) ?? null;
+      span.set({ "mcp_chat_host.live_reply.found": found !== null, "mcp_chat_host.live_reply.answers": answers.length });
+      return found;
+    }, "client");
   }
 }
 

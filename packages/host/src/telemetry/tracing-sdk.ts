@@ -1,6 +1,7 @@
 // The OpenTelemetry SDK as the host runs it. Only `tracing.ts` loads this file, with `import()`,
 // and only when an OTLP endpoint is configured.
 import * as api from "@opentelemetry/api";
+import { parseKeyPairsIntoRecord } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import {
   defaultResource,
@@ -49,7 +50,17 @@ export function startTracerProvider(options: {
       }),
     )
     .merge(detectResources({ detectors: [envDetector] }));
-  const exporter = new OTLPTraceExporter();
+  // The endpoint and headers come from the host's environment: the program takes the headers
+  // (they usually carry the collector's token) out of `process.env` at start, as every secret.
+  const headers = {
+    ...parseKeyPairsIntoRecord(options.env["OTEL_EXPORTER_OTLP_HEADERS"]),
+    ...parseKeyPairsIntoRecord(options.env["OTEL_EXPORTER_OTLP_TRACES_HEADERS"]),
+  };
+  const url = tracesUrl(options.env);
+  const exporter = new OTLPTraceExporter({
+    ...(url === undefined ? {} : { url }),
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+  });
   const provider = new NodeTracerProvider({
     resource,
     spanProcessors: [new BatchSpanProcessor(exporter)],
@@ -75,15 +86,23 @@ export function startTracerProvider(options: {
   };
 }
 
-/** The traces endpoint the exporter posts to, without credentials or query, for the log. */
-function endpointForLog(env: NodeJS.ProcessEnv): string {
+/**
+ * The URL spans are posted to, as the SDK reads its variables: the traces endpoint as given, else
+ * the general endpoint with `/v1/traces` appended.
+ *
+ * @returns the URL, or undefined when neither variable holds a URL (the exporter's default then).
+ */
+function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
   const specific = env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]?.trim();
   const general = env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim();
-  const raw = specific || (general ? `${general.replace(/\/+$/, "")}/v1/traces` : "");
-  try {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
+  const raw = specific || (general ? `${general.endsWith("/") ? general : `${general}/`}v1/traces` : "");
+  return URL.canParse(raw) ? new URL(raw).toString() : undefined;
+}
+
+/** The traces URL without credentials or query, for the log. */
+function endpointForLog(env: NodeJS.ProcessEnv): string {
+  const raw = tracesUrl(env);
+  if (raw === undefined) return "(not a URL: the exporter's default)";
+  const url = new URL(raw);
+  return `${url.protocol}//${url.host}${url.pathname}`;
 }
