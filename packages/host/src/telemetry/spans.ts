@@ -30,10 +30,18 @@ const idle: SpanHandle = { set() {}, fail() {} };
 
 /**
  * Turns tracing on for the process (called by `startTracing` once the SDK is registered), with the
- * API and the started provider's tracer; null turns it off again (after the provider shut down).
+ * API and the started provider's tracer.
  */
-export function useTracing(tracing: { api: TracingApi; tracer: Tracer } | null): void {
+export function useTracing(tracing: { api: TracingApi; tracer: Tracer }): void {
   active = tracing;
+}
+
+/**
+ * Turns tracing off if `tracer` is the one in use (a provider that shut down, while another host
+ * of the same process may have started its own since).
+ */
+export function stopTracing(tracer: Tracer): void {
+  if (active?.tracer === tracer) active = null;
 }
 
 /** Whether spans are being recorded (an OTLP endpoint is configured and the SDK started). */

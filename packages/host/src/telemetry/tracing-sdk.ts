@@ -13,7 +13,7 @@ import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import type { Logger } from "pino";
-import { useTracing } from "./spans";
+import { stopTracing, useTracing } from "./spans";
 import type { RunningTracing } from "./tracing";
 
 /** `service.instance.id` (still incubating in the semantic conventions, so named here). */
@@ -66,7 +66,8 @@ export function startTracerProvider(options: {
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   provider.register();
-  useTracing({ api, tracer: provider.getTracer("mcp-chat-host") });
+  const tracer = provider.getTracer("mcp-chat-host");
+  useTracing({ api, tracer });
   let stopped: Promise<void> | null = null;
   return {
     endpoint: endpointForLog(options.env),
@@ -78,7 +79,7 @@ export function startTracerProvider(options: {
         } catch (error) {
           logger.warn({ err: error }, "the last spans could not be exported");
         } finally {
-          useTracing(null);
+          stopTracing(tracer);
         }
       })();
       return stopped;
