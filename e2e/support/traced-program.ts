@@ -9,7 +9,7 @@ import { connectSocketTestClient, type SocketTestClient } from "@mcp-chat-host/h
 import { spawnTied, type TiedProcess } from "@mcp-chat-host/testing";
 
 /** The bundle `npx turbo run build` makes. */
-export const publishedCli = fileURLToPath(
+const publishedCli = fileURLToPath(
   new URL("../../packages/mcp-chat-host/dist/cli.js", import.meta.url),
 );
 

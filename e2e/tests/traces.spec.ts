@@ -11,7 +11,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "@playwright/test";
 import type { SocketTestClient } from "@mcp-chat-host/host/testing";
-import { startTraceCollector, type CollectedSpan, type TraceCollector } from "@mcp-chat-host/testing";
+import {
+  startTraceCollector,
+  type CollectedSpan,
+  type TraceCollector,
+} from "@mcp-chat-host/testing";
 import { signedInClient, startProgram, type StartedProgram } from "../support/traced-program";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -51,6 +55,7 @@ test.describe("traces of the published program", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${collectorToken}`,
       OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=traces-test",
+      OTEL_EXPORTER_OTLP_COMPRESSION: "gzip",
       NODE_ID: "traced-node-1",
       ANTHROPIC_API_KEY: apiKey,
     });
@@ -139,6 +144,7 @@ test.describe("traces of the published program", () => {
     // The collector got the operator's header (taken out of the environment at start).
     expect(collector.requests.length).toBeGreaterThan(0);
     expect(collector.requests[0]?.headers["authorization"]).toBe(`Bearer ${collectorToken}`);
+    expect(collector.requests[0]?.encoding).toBe("gzip");
   });
 
   test("without an endpoint the program loads none of the OpenTelemetry SDK or exporter", async () => {

@@ -104,25 +104,34 @@ export class LiveReplies {
     const here = this.local(messageId);
     if (here !== null || this.#serverSide === null) return here;
     const serverSide = this.#serverSide;
-    return inSpan("live-reply ask", {}, async (span) => {
-      const answers = await new Promise<unknown[]>((resolve) => {
-        // Each node answers with what it has; one that is gone (or Redis being down) costs at
-        // most the wait, and then the saved text will do: a tab whose deltas do not follow it
-        // asks for a fresh snapshot.
-        const timer = setTimeout(() => resolve([]), ANSWER_TIMEOUT_MS);
-        const traceparent = currentTraceparent();
-        const onAnswers = (error: unknown, found: unknown) => {
-          clearTimeout(timer);
-          if (error) this.logger.debug({ err: error, messageId }, "not every node answered");
-          resolve(Array.isArray(found) ? found : []);
-        };
-        if (traceparent === undefined) serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, onAnswers);
-        else serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, traceparent, onAnswers);
-      });
-      const found = answers.find(isParts) ?? null;
-      span.set({ "mcp_chat_host.live_reply.found": found !== null, "mcp_chat_host.live_reply.answers": answers.length });
-      return found;
-    }, "client");
+    return inSpan(
+      "live-reply ask",
+      {},
+      async (span) => {
+        const answers = await new Promise<unknown[]>((resolve) => {
+          // Each node answers with what it has; one that is gone (or Redis being down) costs at
+          // most the wait, and then the saved text will do: a tab whose deltas do not follow it
+          // asks for a fresh snapshot.
+          const timer = setTimeout(() => resolve([]), ANSWER_TIMEOUT_MS);
+          const traceparent = currentTraceparent();
+          const onAnswers = (error: unknown, found: unknown) => {
+            clearTimeout(timer);
+            if (error) this.logger.debug({ err: error, messageId }, "not every node answered");
+            resolve(Array.isArray(found) ? found : []);
+          };
+          if (traceparent === undefined)
+            serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, onAnswers);
+          else serverSide.serverSideEmit(LIVE_REPLY_EVENT, messageId, traceparent, onAnswers);
+        });
+        const found = answers.find(isParts) ?? null;
+        span.set({
+          "mcp_chat_host.live_reply.found": found !== null,
+          "mcp_chat_host.live_reply.answers": answers.length,
+        });
+        return found;
+      },
+      "client",
+    );
   }
 }
 

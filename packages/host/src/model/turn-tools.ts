@@ -95,7 +95,10 @@ function runToolCall(call: ModelToolCall): Promise<ModelToolOutcome> {
   );
 }
 
-async function checkAndRunToolCall(call: ModelToolCall, span: SpanHandle): Promise<ModelToolOutcome> {
+async function checkAndRunToolCall(
+  call: ModelToolCall,
+  span: SpanHandle,
+): Promise<ModelToolOutcome> {
   const { hostTool, toolCallId, signal, turn } = call;
   const name = hostTool.name;
   const args = argumentsFromInput(call.input);

@@ -124,19 +124,27 @@ export function answerValidated<Schema extends z.ZodType, Value>(
     return;
   }
   // One span per answered event (while tracing is on), the parent of what its handler does.
-  inSpan(event ?? "socket event", { "mcp_chat_host.socket.event": event ?? "" }, (span) => {
-    const fail = (error: unknown): void => {
-      const wire = toWireError(error);
-      if (wire.code === "internal")
-        options.logger?.error({ err: error, event }, "A socket handler failed.");
-      span.fail(wire.code);
-      answer({ ok: false, error: wire });
-    };
-    try {
-      return Promise.resolve(handler(parsed.data)).then((value) => answer({ ok: true, value }), fail);
-    } catch (error) {
-      fail(error);
-      return undefined;
-    }
-  }, "server");
+  inSpan(
+    event ?? "socket event",
+    { "mcp_chat_host.socket.event": event ?? "" },
+    (span) => {
+      const fail = (error: unknown): void => {
+        const wire = toWireError(error);
+        if (wire.code === "internal")
+          options.logger?.error({ err: error, event }, "A socket handler failed.");
+        span.fail(wire.code);
+        answer({ ok: false, error: wire });
+      };
+      try {
+        return Promise.resolve(handler(parsed.data)).then(
+          (value) => answer({ ok: true, value }),
+          fail,
+        );
+      } catch (error) {
+        fail(error);
+        return undefined;
+      }
+    },
+    "server",
+  );
 }

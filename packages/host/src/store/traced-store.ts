@@ -39,7 +39,9 @@ export function tracedStore<S extends HostStore>(store: S, system: string): S {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof property !== "string" || !WRITES.has(property) || typeof value !== "function") {
-        return typeof value === "function" ? (value as Function).bind(target) : value;
+        return typeof value === "function"
+          ? (value as (...values: unknown[]) => unknown).bind(target)
+          : value;
       }
       return (...args: unknown[]) =>
         inSpan(

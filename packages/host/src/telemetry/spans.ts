@@ -2,10 +2,11 @@
 // (no OTLP endpoint configured) they run the work as it is and touch nothing of OpenTelemetry, so
 // the API, the SDK and the exporter are never loaded. `tracing.ts` turns them on by handing over
 // the `@opentelemetry/api` it loaded with the SDK, once, before the host serves anyone.
+import type * as OpenTelemetryApi from "@opentelemetry/api";
 import type { Attributes, Context, Span, SpanKind, Tracer } from "@opentelemetry/api";
 
 /** The OpenTelemetry API module, as `tracing-sdk.ts` loads it. */
-export type TracingApi = typeof import("@opentelemetry/api");
+export type TracingApi = typeof OpenTelemetryApi;
 
 /** Values a span may carry: never message text, prompts, arguments, keys or SQL values. */
 export type SpanAttributes = Attributes;

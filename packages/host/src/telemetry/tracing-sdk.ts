@@ -14,7 +14,14 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import type { Logger } from "pino";
 import { stopTracing, useTracing } from "./spans";
-import type { RunningTracing } from "./tracing";
+
+/** A started tracer provider. */
+export interface RunningTracing {
+  /** Where spans go (the endpoint's origin and path, without credentials), for the start log. */
+  readonly endpoint: string;
+  /** Exports every span still queued, then stops the provider; safe to call twice. */
+  shutdown(): Promise<void>;
+}
 
 /** `service.instance.id` (still incubating in the semantic conventions, so named here). */
 const ATTR_SERVICE_INSTANCE_ID = "service.instance.id";
@@ -96,7 +103,8 @@ export function startTracerProvider(options: {
 function tracesUrl(env: NodeJS.ProcessEnv): string | undefined {
   const specific = env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]?.trim();
   const general = env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim();
-  const raw = specific || (general ? `${general.endsWith("/") ? general : `${general}/`}v1/traces` : "");
+  const raw =
+    specific || (general ? `${general.endsWith("/") ? general : `${general}/`}v1/traces` : "");
   return URL.canParse(raw) ? new URL(raw).toString() : undefined;
 }
 

@@ -3,20 +3,15 @@
 // loads no OpenTelemetry module, keeps no exporter's memory and spends no start-up time on it (the
 // bundle keeps them in a chunk of its own).
 import type { Logger } from "pino";
+import type { RunningTracing } from "./tracing-sdk";
+
+export type { RunningTracing } from "./tracing-sdk";
 
 /** The variables that turn tracing on (the OpenTelemetry SDK's own names). */
-export const TRACES_ENDPOINT_VARIABLES = [
+const TRACES_ENDPOINT_VARIABLES = [
   "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
   "OTEL_EXPORTER_OTLP_ENDPOINT",
 ] as const;
-
-/** A started tracer provider. */
-export interface RunningTracing {
-  /** Where spans go (the endpoint's origin and path, without credentials), for the start log. */
-  readonly endpoint: string;
-  /** Exports every span still queued, then stops the provider; safe to call twice. */
-  shutdown(): Promise<void>;
-}
 
 /**
  * Whether the environment asks for traces: an OTLP endpoint is set (and `OTEL_SDK_DISABLED` is

@@ -140,7 +140,10 @@ export async function runReply(
   if (result.usage !== undefined) {
     context.logger.info({ chat: chat.key, usage: result.usage }, "model usage of a turn");
   }
-  annotateSpan(turnSpanAttributes(result), result.status === "error" ? (result.failure?.kind ?? "error") : undefined);
+  annotateSpan(
+    turnSpanAttributes(result),
+    result.status === "error" ? (result.failure?.kind ?? "error") : undefined,
+  );
   try {
     // After the reply's progress saves: one still running would otherwise overwrite the end.
     const stored = await turn.saveEnd({

@@ -129,8 +129,10 @@ export class TurnService {
           retryable: true,
         });
       }
-      turn.done = inSpan("turn", { "mcp_chat_host.chat": chatKey, "mcp_chat_host.retry": true }, () =>
-        runReply(this.deps, turn, chat, started),
+      turn.done = inSpan(
+        "turn",
+        { "mcp_chat_host.chat": chatKey, "mcp_chat_host.retry": true },
+        () => runReply(this.deps, turn, chat, started),
       ).finally(() => this.#release(turn));
       return { messageId: started.reply.id };
     } catch (error) {

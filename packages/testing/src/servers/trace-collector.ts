@@ -42,7 +42,10 @@ export interface TraceCollector {
    * Resolves with the spans once `done(spans)` holds for what was received, checked at each
    * export; rejects after `timeoutMs` with what it has.
    */
-  waitFor(done: (spans: readonly CollectedSpan[]) => boolean, timeoutMs?: number): Promise<readonly CollectedSpan[]>;
+  waitFor(
+    done: (spans: readonly CollectedSpan[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<readonly CollectedSpan[]>;
   close(): Promise<void>;
 }
 
