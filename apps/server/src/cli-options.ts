@@ -62,7 +62,10 @@ Options:
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
 MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, SESSION_SECRET or
 SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
-*_PASSWORD, ...) are read once at start and removed from the server's environment.`;
+*_PASSWORD, ...) are read once at start and removed from the server's environment.
+Traces: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) exports OpenTelemetry
+traces over OTLP/HTTP; OTEL_EXPORTER_OTLP_HEADERS (a secret), OTEL_SERVICE_NAME and
+OTEL_RESOURCE_ATTRIBUTES as the SDK reads them (docs/deployment.md, "Traces").`;
 
 /** A command line that cannot be used; the message says what to change. */
 export class CliError extends Error {

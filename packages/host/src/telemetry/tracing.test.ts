@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { startTraceCollector } from "@mcp-chat-host/testing";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { memoryLogger } from "../server/test-support";
 import { annotateSpan, currentTraceparent, inSpan, openSpan, tracingOn } from "./spans";
 import { startTracing, tracesRequested } from "./tracing";
 
@@ -176,5 +177,22 @@ describe("tracing", () => {
     } finally {
       await collector.close();
     }
+  });
+
+  it("logs an export that fails as a warning, and still shuts down", async () => {
+    // A collector that went away: its port refuses the connection.
+    const gone = await startTraceCollector();
+    await gone.close();
+    const { logger, lines } = memoryLogger();
+    const running = await startTracing({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: gone.endpoint },
+      nodeId: "node-unit",
+      logger,
+    });
+    inSpan("lost", {}, () => undefined);
+    await running?.shutdown();
+    expect(tracingOn()).toBe(false);
+    const warnings = lines.filter((line) => line.level === 40);
+    expect(warnings.map((line) => line.msg)).toContain("the last spans could not be exported");
   });
 });
