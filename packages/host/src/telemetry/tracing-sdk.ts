@@ -23,6 +23,9 @@ export interface RunningTracing {
   shutdown(): Promise<void>;
 }
 
+/** How long a shutdown waits for the last export (the drain's own timeout is the operator's). */
+const SHUTDOWN_EXPORT_MS = 5_000;
+
 /** `service.instance.id` (still incubating in the semantic conventions, so named here). */
 const ATTR_SERVICE_INSTANCE_ID = "service.instance.id";
 
@@ -80,13 +83,34 @@ export function startTracerProvider(options: {
     endpoint: endpointForLog(options.env),
     shutdown() {
       stopped ??= (async () => {
-        try {
-          await provider.forceFlush();
+        stopTracing(tracer);
+        // The provider's shutdown exports what is queued; a collector that does not answer
+        // holds the host's exit for at most SHUTDOWN_EXPORT_MS.
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), SHUTDOWN_EXPORT_MS);
+          timer.unref();
+        });
+        const exported = (async () => {
+          try {
+            await provider.forceFlush();
+          } catch (error) {
+            logger.warn({ err: error }, "the last spans could not be exported");
+          }
           await provider.shutdown();
+        })();
+        try {
+          const outcome = await Promise.race([exported, late]);
+          if (outcome === "late") {
+            logger.warn(
+              { waitedMs: SHUTDOWN_EXPORT_MS },
+              "the last spans could not be exported in time; stopping without them",
+            );
+          }
         } catch (error) {
-          logger.warn({ err: error }, "the last spans could not be exported");
+          logger.warn({ err: error }, "the tracer provider did not shut down cleanly");
         } finally {
-          stopTracing(tracer);
+          clearTimeout(timer);
         }
       })();
       return stopped;

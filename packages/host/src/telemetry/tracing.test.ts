@@ -179,7 +179,7 @@ describe("tracing", () => {
     }
   });
 
-  it("logs an export that fails as a warning, and still shuts down", async () => {
+  it("logs an export that fails as a warning, and still shuts down within its cap", async () => {
     // A collector that went away: its port refuses the connection.
     const gone = await startTraceCollector();
     await gone.close();
@@ -193,6 +193,9 @@ describe("tracing", () => {
     await running?.shutdown();
     expect(tracingOn()).toBe(false);
     const warnings = lines.filter((line) => line.level === 40);
-    expect(warnings.map((line) => line.msg)).toContain("the last spans could not be exported");
+    // Refused at once, or retried by the exporter until the shutdown's cap (5 s) ran out.
+    expect(warnings.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^the last spans could not be exported/)]),
+    );
   });
 });
