@@ -1,7 +1,8 @@
-// Traces of a host in this process (issue 18, item 3): a page's tool call as a span: `card:call-tool` is the socket event's span and
-// its child `execute_tool <tool>` says the caller was the page, the card's source and the gate's
-// verdict; a refused call says so too. A turn the provider refuses (401) marks its span and the
-// request's with the failure's kind. The spans go to the collector stand-in over OTLP/HTTP.
+// Traces of a host in this process (issue 18, item 3): a page's tool call is an
+// `execute_tool <tool>` span under its `card:call-tool` event, saying the caller was the page, the
+// card's source and the gate's verdict (a refused call too); a turn the provider refuses (401)
+// marks its span and its request's with the failure's kind. The spans go to the collector
+// stand-in over OTLP/HTTP.
 import {
   startProviderStandIn,
   startTraceCollector,
