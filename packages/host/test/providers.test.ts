@@ -288,6 +288,8 @@ describe.each(providers)("$label on the wire", (provider) => {
     expect(next.reply.status).toBe("complete");
     const last = standIn.requests.at(-1)!;
     expect(wireText(last)).toContain(STOPPED_REPLY_MARK.slice(1, -1));
+    // The mark is a paragraph of its own, not glued to the word the stop cut short.
+    expect(wireText(last)).toContain(JSON.stringify(`\n\n${STOPPED_REPLY_MARK}`).slice(1, -1));
     expect(messageRolesOf(last)).toContain("assistant");
   });
 
