@@ -5,7 +5,7 @@ import type { ChatTool, ServerEvents } from "@mcp-chat-host/protocol";
 import type { Chat } from "./chat";
 import type { Source, SourceTool } from "../sources/source";
 import { isVisibleTo } from "../sources/tool-metadata";
-import { assignModelToolNames } from "./model-tool-names";
+import { assignModelToolNames, type ModelToolName } from "./model-tool-names";
 
 /** One tool a chat offers the model. */
 export interface ListedTool {
@@ -54,13 +54,11 @@ export class ChatToolLists {
     );
     const listed = found.map(({ tool, source }, index): ListedTool => {
       const named = names[index];
-      const description = tool.description ?? tool.title ?? "";
       const entry: ListedTool = {
         tool,
         source,
         modelName: named?.modelName ?? tool.name,
-        description:
-          named?.shared === true ? `(From ${source}.) ${description}`.trim() : description,
+        description: modelDescription(tool, source, named),
       };
       if (named?.renamed !== undefined) entry.renamed = named.renamed;
       return entry;
@@ -126,4 +124,27 @@ function toChatTool(entry: ListedTool): ChatTool {
   if (entry.tool.title !== undefined) tool.title = entry.tool.title;
   if (entry.renamed !== undefined) tool.renamed = entry.renamed;
   return tool;
+}
+
+/**
+ * The description the model is given for a tool: its own, after what the model name cannot say.
+ * A name shared by two sources says its source; a name whose letters a model name cannot spell
+ * (`時刻`) says that name (and its title), so the model and the person still share a word for it.
+ */
+function modelDescription(
+  tool: SourceTool,
+  source: string,
+  named: ModelToolName | undefined,
+): string {
+  const description = tool.description ?? tool.title ?? "";
+  const notes: string[] = [];
+  if (named?.shared === true) notes.push(`(From ${source}.)`);
+  if (named?.lettersLost === true) {
+    const title =
+      tool.title !== undefined && tool.title !== tool.name && !description.includes(tool.title)
+        ? ` (${tool.title})`
+        : "";
+    notes.push(`(Its own name is "${tool.name}"${title}.)`);
+  }
+  return [...notes, description].join(" ").trim();
 }
