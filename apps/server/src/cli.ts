@@ -94,7 +94,7 @@ async function main(): Promise<void> {
           sandboxOriginTemplate: options.sandboxOriginTemplate,
           sandboxListenerPort: options.sandboxPort,
         }),
-    session: defaultSessionSetup(config, examples),
+    session: defaultSessionSetup(config, examples, logger),
     logger,
     webRoot,
     sessionSecret: sessionKeyFrom(environment, data),

@@ -62,6 +62,8 @@ export function runCli(
 export interface RunningCli {
   pid: number;
   signIn: string;
+  /** Everything it wrote so far, stdout then stderr. */
+  output(): string;
   /** Stops it (SIGTERM) and waits for its exit. */
   stop(): Promise<void>;
 }
@@ -101,7 +103,7 @@ export function startCli(
       const signIn = ready.exec(stdout)?.[1];
       if (signIn === undefined) return;
       clearTimeout(timer);
-      resolve({ pid: child.pid ?? 0, signIn, stop });
+      resolve({ pid: child.pid ?? 0, signIn, output: () => `${stdout}\n${stderr}`, stop });
     });
     child.once("close", (code) => {
       clearTimeout(timer);

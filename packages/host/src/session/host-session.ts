@@ -84,6 +84,7 @@ export class HostSession implements Session {
       source: (key) => context.sources.get(key),
       warn: (details, message) => context.logger.warn(details, message),
       announce: (event) => context.emit("chat:tools", event),
+      notify: (message) => context.emit("notice", { level: "warning", message }),
     });
     const views = new ViewCache();
     this.conversations = new ConversationService(context, {
