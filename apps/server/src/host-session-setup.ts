@@ -42,7 +42,7 @@ export function defaultSessionSetup(
  *
  * @returns the examples whose name no configured server takes.
  */
-export function examplesBesides(
+function examplesBesides(
   examples: readonly SourceSpec[],
   configured: readonly string[],
   logger?: Pick<Logger, "warn">,
