@@ -25,6 +25,7 @@ import type { SessionServices } from "./session/session-services";
 import { ProcessSources, type ConfiguredSources } from "./session/session-sources";
 import { bindSessionEvents } from "./socket/socket-handlers";
 import { liveViewsFromConfig } from "./live-views-config";
+import { defaultPageCallRate, pageCallsFromConfig } from "./page-calls-config";
 import { configSourceFactory } from "./sources/config-source";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
@@ -65,8 +66,9 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   /** How long a tab may be gone before its session ends, in ms (default 60,000). */
   sessionGraceMs?: number;
   /**
-   * Page tool calls allowed per card: sustained per second and burst (default 20 and 40). A card's
-   * resource requests (read, list, templates list) get a bucket of their own of the same size.
+   * Page tool calls allowed per card: sustained per second and burst (default: the config's
+   * `host.pageCalls`, else 20 and 40). A card's resource requests (read, list, templates list) get
+   * a bucket of their own of the same size.
    */
   pageCallRate?: { perSecond?: number; burst?: number };
   /** How long a model's tool call may run, in seconds (default 300). */
@@ -191,10 +193,6 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     readiness: async () => (node === null ? { ok: false } : { ...(await node.readiness(store)) }),
   });
   const processSources = new ProcessSources(logger);
-  const limiter = new RateLimiter({
-    ratePerSecond: options.pageCallRate?.perSecond ?? 20,
-    burst: options.pageCallRate?.burst ?? 40,
-  });
   let config: McpConfig | null = null;
   let store: HostStore | null = null;
   let sessions: SessionRegistry | null = null;
@@ -222,6 +220,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     async listen(listenOptions = {}) {
       config = await loadConfig();
       const liveViews = liveViewsFromConfig(config);
+      // The code's `pageCallRate` wins over the file's `host.pageCalls`, field by field.
+      const pageCalls = pageCallsFromConfig(config) ?? defaultPageCallRate;
+      const limiter = new RateLimiter({
+        ratePerSecond: options.pageCallRate?.perSecond ?? pageCalls.perSecond,
+        burst: options.pageCallRate?.burst ?? pageCalls.burst,
+      });
       for (const entry of Object.values(config?.servers ?? {})) {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {

@@ -12,7 +12,7 @@ import { runAppCallChain } from "./app-call-gate";
 import type { ApprovalOutcome } from "./approval-types";
 
 /** What a page reads when its card's tool calls were slowed down. */
-const PAGE_CALL_RATE_MESSAGE =
+export const PAGE_CALL_RATE_MESSAGE =
   "This app is calling its tools too often; it was slowed down. Try again in a moment.";
 
 /** What a page reads when its card's resource requests were slowed down. */
