@@ -61,7 +61,8 @@ async function startNode(options: {
   sessionSecret: string;
   data: string;
 }): Promise<ClusterMember> {
-  mkdirSync(options.data, { recursive: true });
+  // Owner only, as the program keeps its data folder (it would tighten the modes and warn).
+  mkdirSync(options.data, { recursive: true, mode: 0o700 });
   const app = await benchAppServer(options.data);
   // Its own port, known before it starts: behind the balancer it prints the balancer's origin.
   const port = await freePort();

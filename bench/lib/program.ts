@@ -96,7 +96,10 @@ export function assertProgramBuilt(): void {
 export async function startProgram(options: ProgramOptions): Promise<RunningProgram> {
   assertProgramBuilt();
   const configFile = join(options.data, "bench-config.json");
-  writeFileSync(configFile, `${JSON.stringify(options.config ?? { mcpServers: {} }, null, 2)}\n`);
+  // Owner only, as the program wants every file of its data folder.
+  writeFileSync(configFile, `${JSON.stringify(options.config ?? { mcpServers: {} }, null, 2)}\n`, {
+    mode: 0o600,
+  });
   const metricsToken = randomBytes(18).toString("base64url");
   const args = [
     programBundle,
