@@ -108,7 +108,12 @@ async function main(): Promise<void> {
     sandboxPorts: fileSandboxPorts(data),
     auth: options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
-    metrics: { token: metricsToken },
+    metrics: {
+      token: metricsToken,
+      ...(options.metricsPort === undefined
+        ? {}
+        : { port: options.metricsPort, host: options.metricsHost }),
+    },
   });
   const { url } = await server.listen({ port: options.port, host: options.host });
   // `mcp-chat-host sign-in --data <dir>` asks for a new sign-in URL here (owner only).
@@ -122,6 +127,9 @@ async function main(): Promise<void> {
     control === null
       ? "restart the server for another"
       : `\`npx mcp-chat-host sign-in --data ${dataArgument}\` prints another`;
+  // Before the ready line, so whoever waits for that line has read this one too.
+  if (server.metricsUrl !== undefined)
+    console.log(`\nMetrics for your scraper: ${server.metricsUrl}`);
   console.log(`\nmcp-chat-host is ready (model: ${server.modelName}).`);
   console.log(
     options.auth.mode === "token"

@@ -30,6 +30,7 @@ import { configSourceFactory } from "./sources/config-source";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
 import { openStore } from "./store/open-store";
+import { measuredStore } from "./telemetry/measured-store";
 import { type MetricsOptions, setUpMetrics } from "./telemetry/metrics-setup";
 
 /** Options of {@link createHostServer}. */
@@ -118,6 +119,8 @@ export interface HostServer {
   readonly modelName: string;
   /** The parsed configuration, once loaded. */
   readonly config: McpConfig | null;
+  /** The metrics listener's scrape URL (`--metrics-port`), once listening; none without one. */
+  readonly metricsUrl: string | undefined;
   /** @internal the HTTP layer (routes, io) */
   readonly http: HttpLayer;
   /** @internal live sessions */
@@ -239,10 +242,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
           shared: effectiveShareMode(entry) === "process",
         });
       }
-      const opened =
+      const opened = measuredStore(
         typeof options.store === "object"
           ? options.store
-          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger);
+          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger),
+        telemetry.metrics,
+      );
       let cluster: ClusterNode;
       try {
         cluster = await ClusterNode.start(
@@ -331,6 +336,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         });
       });
       const address = await http.listen(listenOptions);
+      const metricsUrl = await telemetry.start({
+        sessions: () => registry.size,
+        sockets: () => http.io.of("/").sockets.size,
+        readiness: () => cluster.readiness(store),
+      });
+      if (metricsUrl !== undefined) logger.info({ url: metricsUrl }, "Serving metrics.");
       logger.info({ url: address.url, model: modelName }, "mcp-chat-host is listening");
       return address;
     },
@@ -338,6 +349,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       await sessions?.endAll();
       await processSources.closeAll();
       await http.close();
+      await telemetry.close();
       // After the sockets: the lease is given up (this node's replies interrupted), then Redis.
       await node?.close();
       await store?.close();
@@ -369,6 +381,9 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     modelName,
     get config() {
       return config;
+    },
+    get metricsUrl() {
+      return telemetry.url;
     },
     http,
     get sessions() {

@@ -177,6 +177,8 @@ export class PageCallGate {
     approval?: ApprovalOutcome,
   ): void {
     const context = this.context;
+    const durationMs = Math.max(0, context.services.now() - started);
+    context.services.metrics.pageCall(card.descriptor.source, verdict, durationMs / 1_000);
     context.services.audit.record({
       userId: context.user.id,
       sessionId: context.id,
@@ -185,7 +187,7 @@ export class PageCallGate {
       source: card.descriptor.source,
       tool,
       verdict,
-      durationMs: Math.max(0, context.services.now() - started),
+      durationMs,
       ...(reason === undefined ? {} : { reason }),
       ...(approval === undefined ? {} : { approval: { ...approval } }),
     });

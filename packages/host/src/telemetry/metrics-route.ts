@@ -46,7 +46,7 @@ export function metricsRoute(
  * @param response - the answer.
  * @param logger - where a failed collection is logged.
  */
-async function sendMetrics(
+export async function sendMetrics(
   metrics: PrometheusHostMetrics,
   response: Response,
   logger: Logger,
