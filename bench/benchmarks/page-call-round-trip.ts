@@ -10,10 +10,10 @@
 // - the server path without the browser: `card:call-tool` from a Node socket.io client in this
 //   process, on a card of its own session of the same host (same gate, same audit, same app), so
 //   it crosses the same process boundary the browser's call does.
-import type { BenchOptions, BenchResult } from "../lib/bench-result";
+import { rmSync } from "node:fs";
+import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
 import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { ConsoleMarks, launchChromium } from "../lib/browser";
-import { rmSync } from "node:fs";
 import { temporaryDirectory } from "../lib/paths";
 import {
   ECHO_ARGUMENTS,
@@ -137,6 +137,17 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
       iterations: rounds,
       maxMs: options.quick ? 20_000 : 120_000,
     });
+    // The program's /metrics must have counted every page call of both host paths (warm-up
+    // included): the restores' proof that a reopen called nothing reads the same counter.
+    const hostCalls =
+      batch *
+      ((samples.get(LABELS.socket)?.length ?? 0) + (samples.get(LABELS.browser)?.length ?? 0));
+    const counted = (await host.toolCalls())[`bench/${ECHO_TOOL}`] ?? 0;
+    if (counted < hostCalls) {
+      throw new BenchFailure(
+        `The program's /metrics counted ${counted} calls of ${ECHO_TOOL}, fewer than the ${hostCalls} measured; its tool-call counter cannot prove that a restore calls nothing.`,
+      );
+    }
     const flat = (label: string) => (samples.get(label) ?? []).flat();
     const floorRow = summarize(LABELS.floor, flat(LABELS.floor));
     const stdioRow = summarize(LABELS.stdio, flat(LABELS.stdio));
@@ -150,6 +161,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
     // What the host adds on top of the app's own process boundary.
     socket.extra = {
       ...added(socket),
+      "echo calls counted by /metrics": counted,
       "over stdio median ms": Math.round((socket.median - stdioRow.median) * 1000) / 1000,
     };
     // What the browser adds on top of the server path (proxy, bridge, postMessage, the page's socket).
