@@ -19,6 +19,8 @@ describe("parseCliOptions", () => {
       drainTimeout: 30,
       sandboxOriginTemplate: undefined,
       sandboxPort: undefined,
+      metricsPort: undefined,
+      metricsHost: "127.0.0.1",
       help: false,
     });
   });
@@ -109,6 +111,18 @@ describe("parseCliOptions", () => {
     expect(() => parseCliOptions(["--nope"], {})).toThrow(CliError);
     expect(() => parseCliOptions(["--trusted-header", "x-user"], {})).toThrow(
       /needs at least one --trusted-proxy/,
+    );
+  });
+
+  it("reads the metrics listener's port and address, and refuses them malformed or alone", () => {
+    expect(
+      parseCliOptions(["--metrics-port", "9464", "--metrics-host", "10.0.0.5"], {}),
+    ).toMatchObject({ metricsPort: 9464, metricsHost: "10.0.0.5" });
+    expect(() => parseCliOptions(["--metrics-port", "x"], {})).toThrow(
+      /--metrics-port must be a whole number/,
+    );
+    expect(() => parseCliOptions(["--metrics-host", "10.0.0.5"], {})).toThrow(
+      /--metrics-host goes with --metrics-port/,
     );
   });
 });

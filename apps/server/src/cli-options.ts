@@ -25,6 +25,10 @@ export interface CliOptions {
   sandboxOriginTemplate: string | undefined;
   /** With the template: the port this node serves the sandbox on (`--sandbox-port`). */
   sandboxPort: number | undefined;
+  /** A listener of its own for `GET /metrics`, without a token (`--metrics-port`); none: no listener. */
+  metricsPort: number | undefined;
+  /** That listener's address (`--metrics-host`, default 127.0.0.1). */
+  metricsHost: string;
   help: boolean;
 }
 
@@ -55,6 +59,9 @@ Options:
   --sandbox-origin-template <t>
                          app views at https://{source}.sandbox.example.com (a deployment)
   --sandbox-port <n>     with the template: the port this node serves those names on
+  --metrics-port <n>     serve Prometheus metrics at /metrics on this port, without a token:
+                         bind it where only your scraper reaches (see also METRICS_TOKEN)
+  --metrics-host <addr>  the address of that listener (default 127.0.0.1)
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   -h, --help             show this text
@@ -62,7 +69,10 @@ Options:
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
 MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, SESSION_SECRET or
 SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
-*_PASSWORD, ...) are read once at start and removed from the server's environment.`;
+*_PASSWORD, ...) are read once at start and removed from the server's environment.
+
+Metrics: METRICS_TOKEN (or METRICS_TOKEN_FILE, a file holding it) serves /metrics on --port to
+requests with "Authorization: Bearer <token>"; without it (and without --metrics-port) /metrics is 404.`;
 
 /** A command line that cannot be used; the message says what to change. */
 export class CliError extends Error {
@@ -101,6 +111,8 @@ export function parseCliOptions(
         "drain-timeout": { type: "string" },
         "sandbox-origin-template": { type: "string" },
         "sandbox-port": { type: "string" },
+        "metrics-port": { type: "string" },
+        "metrics-host": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -148,7 +160,22 @@ export function parseCliOptions(
   if (sandboxPort !== undefined && values["sandbox-origin-template"] === undefined) {
     throw new CliError("--sandbox-port goes with --sandbox-origin-template (the names it serves).");
   }
+  const metricsPort =
+    values["metrics-port"] === undefined ? undefined : Number(values["metrics-port"]);
+  if (
+    metricsPort !== undefined &&
+    (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535)
+  ) {
+    throw new CliError(
+      `--metrics-port must be a whole number from 0 to 65535, not "${values["metrics-port"]}".`,
+    );
+  }
+  if (values["metrics-host"] !== undefined && metricsPort === undefined) {
+    throw new CliError("--metrics-host goes with --metrics-port (the port the metrics are on).");
+  }
   return {
+    metricsPort,
+    metricsHost: values["metrics-host"] ?? "127.0.0.1",
     database,
     redis: values.redis ?? (env["REDIS_URL"] || undefined),
     nodeId: values["node-id"] ?? (env["NODE_ID"] || undefined),
