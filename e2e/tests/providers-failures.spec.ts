@@ -191,8 +191,8 @@ test.describe("two servers that both offer get-time, through openai-compatible",
     await expect(card).toHaveAttribute("data-status", "ready");
     await expect(card.getByTestId("card-source")).toContainText("basic-vanillajs");
     await expect(reply).toContainText("The tool basic-vanillajs__get-time returned:");
-    expect(running.toolCalls()["basic-vanillajs/get-time"]).toBe(1);
-    expect(running.toolCalls()["basic-react/get-time"]).toBeUndefined();
+    expect((await running.toolCalls())["basic-vanillajs/get-time"]).toBe(1);
+    expect((await running.toolCalls())["basic-react/get-time"]).toBeUndefined();
     await page.screenshot({ path: testInfo.outputPath("renamed-tools-notice.png") });
   });
 });
