@@ -15,6 +15,7 @@ import { pino } from "pino";
 import { runAuditCommand } from "./audit-command";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { prepareDataFolder } from "./data-folder";
+import { metricsTokenFrom, SHORT_METRICS_TOKEN_CHARS } from "./metrics-token";
 import { builtViewsFolder, builtWebFolder } from "./asset-folders";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
@@ -84,6 +85,12 @@ async function main(): Promise<void> {
     log: (line) => logger.info(line),
     warn: (line) => logger.warn(line),
   });
+  const metricsToken = metricsTokenFrom(environment);
+  if (metricsToken !== undefined && metricsToken.length < SHORT_METRICS_TOKEN_CHARS) {
+    logger.warn(
+      `METRICS_TOKEN is ${metricsToken.length} characters long; use a long random one (openssl rand -hex 32).`,
+    );
+  }
   const server = createHostServer({
     config,
     env: environment,
@@ -108,6 +115,7 @@ async function main(): Promise<void> {
     sandboxPorts: fileSandboxPorts(data),
     auth: options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+    metrics: { token: metricsToken },
   });
   const { url } = await server.listen({ port: options.port, host: options.host });
   // `mcp-chat-host sign-in --data <dir>` asks for a new sign-in URL here (owner only).

@@ -29,6 +29,7 @@ import { configSourceFactory } from "./sources/config-source";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
 import { openStore } from "./store/open-store";
+import { type MetricsOptions, setUpMetrics } from "./telemetry/metrics-setup";
 
 /** Options of {@link createHostServer}. */
 export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "toWireError"> {
@@ -85,6 +86,8 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   env?: Record<string, string | undefined>;
   /** The clock (ms since the epoch); for tests. */
   now?: () => number;
+  /** Prometheus metrics at `GET /metrics` (see docs/deployment.md); none: off. */
+  metrics?: MetricsOptions;
 }
 
 /** A running (or ready to run) host. */
@@ -181,6 +184,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const model = resolveModel(modelSpec, env);
   const modelName = describeModel(modelSpec);
   const maxPayloadBytes = options.maxHttpBufferSize ?? limits.maxPayloadBytes;
+  const telemetry = setUpMetrics(options.metrics, logger);
   // The transport takes up to twice the cap, so a payload over the cap gets a `too_large` answer
   // from its event handler instead of socket.io dropping the whole connection.
   const http = createHttpLayer({
@@ -188,6 +192,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     maxHttpBufferSize: maxPayloadBytes * 2,
     logger,
     toWireError,
+    metricsRoute: telemetry.route,
     readiness: async () => (node === null ? { ok: false } : { ...(await node.readiness(store)) }),
   });
   const processSources = new ProcessSources(logger);
@@ -272,6 +277,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         toolTimeout: options.toolTimeout ?? 300,
         toolResultLimit: options.toolResultLimit ?? DEFAULT_TOOL_RESULT_LIMIT,
         modelStallTimeoutMs: (options.modelStallTimeout ?? 60) * 1_000,
+        metrics: telemetry.metrics,
       };
       const registry = new SessionRegistry(services, options.session ?? defaultSession(config), {
         graceMs: options.sessionGraceMs ?? 60_000,

@@ -8,6 +8,7 @@ import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
 import { pageResourcesKey } from "../server/rate-limit";
 import type { SessionContext } from "../session/session-context";
 import { isVisibleTo } from "../sources/tool-metadata";
+import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { runAppCallChain } from "./app-call-gate";
 import type { ApprovalOutcome } from "./approval-types";
 
@@ -109,7 +110,11 @@ export class PageCallGate {
     }
     try {
       const result = capToolResult(
-        await source.callTool(name, args),
+        await measuredToolCall(
+          context.services.metrics,
+          { source: source.key, tool: name, caller: "page" },
+          () => source.callTool(name, args),
+        ),
         context.services.toolResultLimit,
       );
       audit(result.isError === true ? "failed" : "allowed");
