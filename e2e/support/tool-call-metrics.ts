@@ -18,7 +18,7 @@ function unescapeLabel(value: string): string {
  * @param text - the page in Prometheus text format.
  * @returns the counts above 0, keyed `source/tool`.
  */
-export function toolCallsFromMetrics(text: string): Record<string, number> {
+function toolCallsFromMetrics(text: string): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const line of text.split("\n")) {
     if (!line.startsWith(`${toolCallsCounter}{`)) continue;
