@@ -85,7 +85,7 @@ export function freshDataDirectory(): string {
 function writeConfig(data: string, options: HostOptions): string {
   const config = {
     mcpServers: Object.fromEntries(
-      (options.servers ?? []).map((name) => [name, { ...serverCommand(name, data), timeout: 60 }]),
+      (options.servers ?? []).map((name) => [name, serverCommand(name, data)]),
     ),
     ...(options.liveViews === undefined ? {} : { host: { liveViews: options.liveViews } }),
   };
@@ -153,7 +153,8 @@ export async function startHost(options: HostOptions = {}): Promise<RunningHost>
     cwd: root,
     env: {
       ...process.env,
-      LOG_LEVEL: "warn",
+      // Quiet unless the person running the suite asks for more (LOG_LEVEL=debug).
+      LOG_LEVEL: process.env["LOG_LEVEL"] ?? "warn",
       SESSION_SECRET: sessionSecret,
       METRICS_TOKEN: metricsToken,
       ...options.env,
