@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CliError, parseCliOptions } from "./cli-options";
+import { CliError, parseCliOptions, usage } from "./cli-options";
 
 describe("parseCliOptions", () => {
   it("gives the documented defaults", () => {
@@ -21,8 +21,34 @@ describe("parseCliOptions", () => {
       sandboxPort: undefined,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
+      modelStallTimeout: undefined,
+      exampleViews: undefined,
       help: false,
     });
+  });
+
+  it("reads the model stall timeout from the flag, else the environment, and refuses a bad one", () => {
+    expect(parseCliOptions([], { MODEL_STALL_TIMEOUT: "90" }).modelStallTimeout).toBe(90);
+    expect(
+      parseCliOptions(["--model-stall-timeout", "2.5"], { MODEL_STALL_TIMEOUT: "90" })
+        .modelStallTimeout,
+    ).toBe(2.5);
+    expect(parseCliOptions([], { MODEL_STALL_TIMEOUT: "" }).modelStallTimeout).toBeUndefined();
+    for (const bad of ["0", "-1", "soon"]) {
+      expect(() => parseCliOptions([`--model-stall-timeout=${bad}`], {})).toThrow(
+        new CliError(
+          `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${bad}".`,
+        ),
+      );
+    }
+    expect(() => parseCliOptions([], { MODEL_STALL_TIMEOUT: "never" })).toThrow(CliError);
+  });
+
+  it("reads the folder of the example apps' pages, and lists both settings in --help", () => {
+    expect(parseCliOptions(["--example-views", "./my-views"], {}).exampleViews).toBe("./my-views");
+    expect(usage).toMatch(/--model-stall-timeout <s>/);
+    expect(usage).toMatch(/MODEL_STALL_TIMEOUT/);
+    expect(usage).toMatch(/--example-views <dir>/);
   });
 
   it("reads a node's cluster settings from the flags, else the environment", () => {

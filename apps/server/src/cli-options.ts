@@ -29,6 +29,13 @@ export interface CliOptions {
   metricsPort: number | undefined;
   /** That listener's address (`--metrics-host`, default 127.0.0.1). */
   metricsHost: string;
+  /**
+   * Seconds the model may send nothing before the reply fails as stalled
+   * (`--model-stall-timeout`, else `$MODEL_STALL_TIMEOUT`); undefined: the host's default, 60.
+   */
+  modelStallTimeout: number | undefined;
+  /** The folder the example apps read their built pages from (`--example-views`); undefined: the built ones. */
+  exampleViews: string | undefined;
   help: boolean;
 }
 
@@ -64,10 +71,15 @@ Options:
   --metrics-host <addr>  the address of that listener (default 127.0.0.1)
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
+  --model-stall-timeout <s>
+                         a reply fails as stalled after the model sent nothing for <s> seconds
+                         (default: $MODEL_STALL_TIMEOUT, else 60)
+  --example-views <dir>  the example apps read their built pages (<name>.html) from <dir>
+                         (default: the views built with the program)
   -h, --help             show this text
 
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
-MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, SESSION_SECRET or
+MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, MODEL_STALL_TIMEOUT, SESSION_SECRET or
 SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
 *_PASSWORD, ...) are read once at start and removed from the server's environment.
 
@@ -113,6 +125,8 @@ export function parseCliOptions(
         "sandbox-port": { type: "string" },
         "metrics-port": { type: "string" },
         "metrics-host": { type: "string" },
+        "model-stall-timeout": { type: "string" },
+        "example-views": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -173,6 +187,16 @@ export function parseCliOptions(
   if (values["metrics-host"] !== undefined && metricsPort === undefined) {
     throw new CliError("--metrics-host goes with --metrics-port (the port the metrics are on).");
   }
+  const stallSetting = values["model-stall-timeout"] ?? (env["MODEL_STALL_TIMEOUT"] || undefined);
+  const modelStallTimeout = stallSetting === undefined ? undefined : Number(stallSetting);
+  if (
+    modelStallTimeout !== undefined &&
+    !(Number.isFinite(modelStallTimeout) && modelStallTimeout > 0)
+  ) {
+    throw new CliError(
+      `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${stallSetting}".`,
+    );
+  }
   return {
     metricsPort,
     metricsHost: values["metrics-host"] ?? "127.0.0.1",
@@ -191,6 +215,8 @@ export function parseCliOptions(
     examples: values["no-examples"] !== true,
     publicOrigin: values["public-origin"],
     webRoot: values["web-root"],
+    modelStallTimeout,
+    exampleViews: values["example-views"],
     help: values.help === true,
   };
 }

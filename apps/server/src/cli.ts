@@ -2,7 +2,7 @@
 // model by default and a SQLite file under ./data, and prints a one-time sign-in URL.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   ClusterStartError,
   createHostServer,
@@ -70,8 +70,12 @@ async function main(): Promise<void> {
   }
   const config: McpConfig | null =
     options.config === undefined ? null : await loadMcpConfig(options.config, { env: environment });
-  const examples = options.examples ? exampleApps({ viewsDirectory: builtViewsFolder }) : [];
-  if (options.examples) await assertExampleViewsBuilt(builtViewsFolder);
+  const viewsFolder =
+    options.exampleViews === undefined
+      ? builtViewsFolder
+      : pathToFileURL(`${resolve(options.exampleViews)}/`);
+  const examples = options.examples ? exampleApps({ viewsDirectory: viewsFolder }) : [];
+  if (options.examples) await assertExampleViewsBuilt(viewsFolder);
   const data = resolve(options.data);
   // Before anything in it is read or written: the folder and its files are the owner's only.
   prepareDataFolder(data, logger);
@@ -95,6 +99,9 @@ async function main(): Promise<void> {
     ...(options.redis === undefined ? {} : { redisUrl: options.redis }),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     drainTimeout: options.drainTimeout,
+    ...(options.modelStallTimeout === undefined
+      ? {}
+      : { modelStallTimeout: options.modelStallTimeout }),
     ...(options.sandboxOriginTemplate === undefined
       ? {}
       : {
