@@ -1,6 +1,7 @@
 // `npm run cluster`: the multi-node setup on this machine's loopback, in one command, the same one
 // the cluster spec (e2e/tests/cluster.spec.ts) runs: a real PostgreSQL and Redis in temporary
-// folders, two nodes of the real CLI sharing them, and a small balancer in front that plays the
+// folders, two nodes of the published program (packages/mcp-chat-host/dist/cli.js, which the
+// command builds first) sharing them, and a small balancer in front that plays the
 // authenticating proxy (trusted-header mode). Ctrl-C stops everything and removes the folders.
 // Options: --port <n> (the balancer's, default 8800), --nodes <n> (default 2), --model <spec>,
 // --servers <name,name> (npm MCP servers each node runs over stdio).

@@ -1,16 +1,18 @@
-// Benchmark 5: the first card. From the model's tool result (the app's tool handler returning,
-// timed in Node) to the view's `initialized` (timed in the view, in Chromium), through the whole
-// host: card record committed, `card:opened`, the React card, `card:attach` (the page read from
-// the source again), the AppBridge, the sandbox proxy page on its own origin, the view in its
-// inner frame. The host runs in a child process (bench-host-process.ts). The baseline, in the same run and interleaved: the same view HTML loaded into a
-// bare sandboxed iframe with an AppBridge, no proxy, socket or server (bare-page/main.ts).
+// Benchmark 5: the first card. From the model's tool result (the bench app's tool handler
+// returning, timed in the app's own process) to the view's `initialized` (timed in the view, in
+// Chromium), through the whole host: card record committed, `card:opened`, the React card,
+// `card:attach` (the page read from the source again), the AppBridge, the sandbox proxy page on its
+// own origin, the view in its inner frame. The host is the program under test (bench-host.ts) and
+// the bench app its stdio MCP server, each a process of its own. The baseline, in the same run and
+// interleaved: the same view HTML loaded into a bare sandboxed iframe with an AppBridge, no proxy,
+// socket or server (bare-page/main.ts).
 import type { Page } from "playwright-core";
 import type { BenchOptions, BenchResult } from "../lib/bench-result";
 import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { ConsoleMarks, launchChromium, pageClockOffset } from "../lib/browser";
 import { OPEN_TOOL, benchViewHtml } from "../fixtures/bench-app";
 import { startBarePageServer } from "../fixtures/bare-page-server";
-import { startBenchHostProcess } from "../fixtures/bench-host-process";
+import { startBenchHost } from "../fixtures/bench-host";
 import { closeCard, openHostPage, sendMessage } from "../fixtures/host-page";
 
 const LABELS = {
@@ -45,8 +47,7 @@ async function lastCardId(page: Page): Promise<string> {
  * @returns one result: median and p99 of both, the ratio and the added milliseconds.
  */
 export async function run(options: BenchOptions): Promise<BenchResult[]> {
-  const resultTimes = new Map<string, number>();
-  const host = await startBenchHostProcess({ onResult: (run, at) => resultTimes.set(run, at) });
+  const host = await startBenchHost({ apps: "bench" });
   const bare = await startBarePageServer();
   const browser = await launchChromium().catch(async (error: unknown) => {
     await Promise.all([bare.close(), host.close()]);
@@ -60,7 +61,6 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
     await barePage.goto(bare.url);
     const bareMarks = new ConsoleMarks(barePage, "mch-bench");
     const clockBefore = await pageClockOffset(page);
-    const hostClockBefore = await host.clockOffset();
     let runs = 0;
 
     const subjects: Subject<number>[] = [
@@ -71,12 +71,14 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
           await page.bringToFront();
           await sendMessage(page, `/call ${OPEN_TOOL} ${JSON.stringify({ run })}`);
           const initializedAt = Number(await hostMarks.next(run, VIEW_WAIT_MS));
-          const resultAt = resultTimes.get(run);
+          // The app wrote the line before it returned the result, so it is in the file by now.
+          const resultAt = host.runTimes().get(run);
           if (resultAt === undefined) throw new Error(`The tool of run ${run} never returned.`);
           // The card is closed again so every sample starts from a page with no live card.
           await closeCard(page, await lastCardId(page));
-          // Both times on this process's clock: the page's and the host child's, each aligned.
-          return initializedAt - clockBefore.offsetMs - (resultAt - hostClockBefore.offsetMs);
+          // Both times on this process's clock: the page's aligned; the app's process reads the
+          // same system clock as this one (epoch ms from performance.timeOrigin).
+          return initializedAt - clockBefore.offsetMs - resultAt;
         },
       },
       {
@@ -109,20 +111,14 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
       maxMs: options.quick ? 30_000 : 180_000,
     });
     const clockAfter = await pageClockOffset(page);
-    const hostClockAfter = await host.clockOffset();
     const hostRow = summarize(LABELS.host, samples.get(LABELS.host) ?? []);
     const bareRow = summarize(LABELS.bare, samples.get(LABELS.bare) ?? []);
     hostRow.extra = {
       "added median ms": Math.round((hostRow.median - bareRow.median) * 10) / 10,
       "added p99 ms": Math.round((hostRow.p99 - bareRow.p99) * 10) / 10,
     };
-    const drift =
-      Math.abs(clockAfter.offsetMs - clockBefore.offsetMs) +
-      Math.abs(hostClockAfter.offsetMs - hostClockBefore.offsetMs);
-    const uncertainty =
-      Math.max(clockBefore.uncertaintyMs, clockAfter.uncertaintyMs) +
-      Math.max(hostClockBefore.uncertaintyMs, hostClockAfter.uncertaintyMs) +
-      drift;
+    const drift = Math.abs(clockAfter.offsetMs - clockBefore.offsetMs);
+    const uncertainty = Math.max(clockBefore.uncertaintyMs, clockAfter.uncertaintyMs) + drift;
     return [
       {
         name: "first-card",
@@ -134,9 +130,9 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
         },
         notes: [
           "The view is the benchmarks' own (bench/fixtures/bench-view): an ext-apps App and one line of text, so the figures are the host's and the browser's, not a view's.",
-          "The host runs in a child process of its own, so the Playwright driver's work is not on the server's event loop.",
-          "Host: from the tool handler returning (the host child's clock) to the view's `initialized` (view clock, right after app.connect() resolves); both clocks are aligned NTP-style against the benchmark's " +
-            `(uncertainty about ±${uncertainty.toFixed(2)} ms). The host opens the card when the tool call starts, so part of the mounting overlaps the call.`,
+          "The host is the program under test (node packages/mcp-chat-host/dist/cli.js with a config file) in a child process of its own, so the Playwright driver's work is not on the server's event loop; the bench app is its stdio MCP server (bench/fixtures/bench-app).",
+          "Host: from the tool handler returning (the app's process appends the time, epoch ms from performance.timeOrigin, to a file before it returns) to the view's `initialized` (view clock, right after app.connect() resolves); the view's clock is aligned NTP-style against the benchmark's " +
+            `(uncertainty about ±${uncertainty.toFixed(2)} ms), the app's process reads the same system clock as the benchmark (each Node process converts its monotonic clock to epoch time once at start, so they can differ by about a millisecond). The host opens the card when the tool call starts, so part of the mounting overlaps the call.`,
           "Bare: from the baseline page starting to load the same HTML to the same moment in the view.",
           "Each host sample starts from a page whose earlier cards are closed; each bare sample from an empty page.",
         ],

@@ -1,9 +1,12 @@
 // Benchmark 7, many sessions on a cluster: the many-sessions load (each session its own person,
 // one open card, one `card:call-tool` a second) on one node versus two nodes, both behind the
 // suite's balancer, in the same run. Both use the same real PostgreSQL (a fresh database per side)
-// and Redis, so the comparison is one node against two, not SQLite against Postgres. Reports
-// p50/p99, errors, and each node's CPU and peak RSS and how many sessions it held.
-import { rmSync } from "node:fs";
+// and Redis, so the comparison is one node against two, not SQLite against Postgres. Each node is
+// the program under test (the published bundle with --database, --redis, --node-id,
+// --public-origin, a shared SESSION_SECRET and the trusted header). Reports p50/p99, errors, and
+// each node's CPU and peak RSS and how many sessions it held.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -13,16 +16,16 @@ import {
   startRedis,
   type RunningBalancer,
 } from "@mcp-chat-host/testing";
-import { TICK_TOOL } from "../lib/bench-app";
+import { benchAppServer, TICK_TOOL } from "../fixtures/bench-app";
 import {
   BenchFailure,
   type BenchOptions,
   type BenchResult,
   type BenchRow,
 } from "../lib/bench-result";
-import { startNodeChild, type RunningChild } from "../lib/child-process";
 import { runSlice } from "../lib/open-loop";
-import { benchDirectory, repositoryRoot, temporaryDirectory } from "../lib/paths";
+import { temporaryDirectory } from "../lib/paths";
+import { startProgram, type RunningProgram } from "../lib/program";
 import { cpuMilliseconds, mebibytes, residentBytes } from "../lib/process-stats";
 import { ratio, summarize } from "../lib/stats";
 import { isTick, openSessions } from "./many-sessions";
@@ -42,41 +45,42 @@ interface Plan {
 const FULL: Plan = { sizes: [100, 400], seconds: 30 };
 const QUICK: Plan = { sizes: [4], seconds: 2 };
 
-/** One node: the bench server (bench/lib/bench-server.ts) as a node of the cluster. */
-function startNode(options: {
+/** A node of the cluster: the program, its id and the port it listens on. */
+interface ClusterMember {
+  program: RunningProgram;
+  nodeId: string;
+  port: number;
+}
+
+/** Starts one node: the program with the bench app, on the shared store and Redis. */
+async function startNode(options: {
   nodeId: string;
   store: string;
   redis: string;
   publicOrigin: string;
+  sessionSecret: string;
   data: string;
-}): Promise<RunningChild> {
-  return startNodeChild({
-    args: [
-      "--expose-gc",
-      "--import",
-      "tsx",
-      join(benchDirectory, "lib", "bench-server.ts"),
-      ...["--data", options.data, "--store", options.store, "--redis", options.redis],
-      ...["--node-id", options.nodeId, "--public-origin", options.publicOrigin],
-    ],
-    cwd: repositoryRoot,
-    readyPattern: /BENCH_SERVER_READY (\S+) (\d+)/,
-    timeoutMs: 60_000,
-    ipc: true,
-    // The node must take its store and Redis from its arguments only.
-    env: { LOG_LEVEL: "warn", DATABASE_URL: undefined, REDIS_URL: undefined, NODE_ID: undefined },
+}): Promise<ClusterMember> {
+  // Owner only, as the program keeps its data folder (it would tighten the modes and warn).
+  mkdirSync(options.data, { recursive: true, mode: 0o700 });
+  const app = await benchAppServer(options.data);
+  // Its own port, known before it starts: behind the balancer it prints the balancer's origin.
+  const port = await freePort();
+  const program = await startProgram({
+    data: options.data,
+    headerUsers: true,
+    port,
+    database: options.store,
+    redis: options.redis,
+    nodeId: options.nodeId,
+    publicOrigin: options.publicOrigin,
+    sessionSecret: options.sessionSecret,
+    config: {
+      mcpServers: { bench: app.entry },
+      host: { pageCalls: { perSecond: 1_000, burst: 1_000 } },
+    },
   });
-}
-
-/** The node id a node was started with (its `--node-id` argument). */
-function nodeIdOf(node: RunningChild): string {
-  const args = node.child.spawnargs;
-  return args[args.indexOf("--node-id") + 1] ?? "";
-}
-
-/** The port a node listens on (it prints the balancer's origin first, then its own port). */
-function portOf(node: RunningChild): number {
-  return Number(node.ready[2]);
+  return { program, nodeId: options.nodeId, port };
 }
 
 /**
@@ -92,7 +96,7 @@ async function measureSide(
 ): Promise<BenchRow> {
   const data = temporaryDirectory("mch-bench-cluster-");
   const store = await services.createDatabase(`bench_${nodeCount}_nodes_${count}_${process.pid}`);
-  const nodes: RunningChild[] = [];
+  const nodes: ClusterMember[] = [];
   let balancer: RunningBalancer | undefined;
   const clients: { client: { close(): void } }[] = [];
   try {
@@ -100,6 +104,7 @@ async function measureSide(
     const names = Array.from({ length: nodeCount }, (_, index) => String.fromCharCode(97 + index));
     const port = await freePort();
     const publicOrigin = `http://127.0.0.1:${port}`;
+    const sessionSecret = randomBytes(32).toString("base64url");
     // Started together; each is pushed as soon as it runs, so a failed start stops the others.
     await Promise.all(
       names.map(async (nodeId) => {
@@ -108,15 +113,16 @@ async function measureSide(
           store,
           redis: services.redis,
           publicOrigin,
+          sessionSecret,
           data: join(data, nodeId),
         });
         nodes.push(node);
       }),
     );
-    nodes.sort((left, right) => names.indexOf(nodeIdOf(left)) - names.indexOf(nodeIdOf(right)));
+    nodes.sort((left, right) => names.indexOf(left.nodeId) - names.indexOf(right.nodeId));
     balancer = await startBalancer({
       port,
-      backends: nodes.map((node, index) => ({ name: names[index] ?? "", port: portOf(node) })),
+      backends: nodes.map((node, index) => ({ name: names[index] ?? "", port: node.port })),
     });
     clients.push(...(await openSessions(balancer.url, 1, `warm-up-${nodeCount}`)));
     const sessions = await openSessions(balancer.url, count, `person-${nodeCount}`);
@@ -143,12 +149,12 @@ async function measureSide(
         failed("timeout");
       }
     };
-    const cpuBefore = nodes.map((node) => cpuMilliseconds(node.pid));
-    const peakRss = nodes.map((node) => residentBytes(node.pid));
+    const cpuBefore = nodes.map((node) => cpuMilliseconds(node.program.pid));
+    const peakRss = nodes.map((node) => residentBytes(node.program.pid));
     const sample = () =>
       nodes.forEach((node, index) => {
-        if (node.child.exitCode === null) {
-          peakRss[index] = Math.max(peakRss[index] ?? 0, residentBytes(node.pid));
+        if (node.program.process.child.exitCode === null) {
+          peakRss[index] = Math.max(peakRss[index] ?? 0, residentBytes(node.program.pid));
         }
       });
     const sampler = setInterval(sample, 1_000);
@@ -165,7 +171,7 @@ async function measureSide(
     nodes.forEach((node, index) => {
       const nodeName = names[index] ?? String(index);
       perNode[`node ${nodeName} CPU %`] =
-        (100 * (cpuMilliseconds(node.pid) - (cpuBefore[index] ?? 0))) / wallMs;
+        (100 * (cpuMilliseconds(node.program.pid) - (cpuBefore[index] ?? 0))) / wallMs;
       perNode[`node ${nodeName} peak RSS MiB`] = mebibytes(peakRss[index] ?? 0);
       // The sessions' sockets (plus the warm-up's) each node held, as the balancer counted them.
       perNode[`node ${nodeName} sockets`] = held[nodeName] ?? 0;
@@ -183,7 +189,7 @@ async function measureSide(
   } finally {
     for (const session of clients) session.client.close();
     await balancer?.close();
-    for (const node of nodes) await node.stop(10_000);
+    for (const node of nodes) await node.program.stop(10_000);
     rmSync(data, { recursive: true, force: true });
   }
 }
@@ -223,7 +229,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
           notes: [
             `${count} sessions (plus one warm-up), one card each, one card:call-tool per session per second for ${plan.seconds} s per side; p50/p99 are of answered calls.`,
             `Both sides run behind the suite's balancer (fewest connections first) on one PostgreSQL (${options.quick ? "commits not flushed to disk in the quick run" : "durable commits"}, a fresh database per side) and one Redis, all on this machine's loopback; the clients run in the benchmark's process and share the cores with the nodes.`,
-            "CPU % is the node's CPU time over the side's wall time; peak RSS is sampled each second.",
+            "Each node is the program under test (node packages/mcp-chat-host/dist/cli.js) with the bench app as its stdio MCP server; CPU % is the node's CPU time over the side's wall time (not counting the app's process); peak RSS is sampled each second.",
           ],
         });
       } catch (error) {

@@ -1,18 +1,20 @@
-// Benchmark 2, many sessions: N Node socket.io clients, each its own signed-in person and session
-// with one open card of an in-process app, each calling the app's tool once a second through
-// `card:call-tool` (gate, in-process MCP server, audit row). Reports latency p50/p99, errors, the
-// server's RSS and CPU, and the memory each idle session holds. The baseline, interleaved in
-// slices in the same run, makes the same calls at the same rate on an in-process MCP client
-// directly: the floor. The host runs in a child process so its memory is its own.
+// Benchmark 2, many sessions: N Node socket.io clients, each its own person (the program's
+// trusted header) and session with one open card of the bench app, each calling the app's tool
+// once a second through `card:call-tool` (gate, the app's stdio MCP server, audit row). Reports
+// latency p50/p99, errors, the server's RSS and CPU, and the memory each idle session holds. The
+// baseline, interleaved in slices in the same run, makes the same calls at the same rate on an MCP
+// client joined to the same app server in this process: the floor. The host is the program under
+// test (the published bundle with a config file and flags), so its memory is its own and is read
+// from outside (/proc), as an operator would.
 import { readdirSync, rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { errorMessage } from "@mcp-chat-host/protocol";
-import { benchApp, SHOW_TOOL, TICK_TOOL } from "../lib/bench-app";
+import { benchAppServer, inProcessBenchApp, SHOW_TOOL, TICK_TOOL } from "../fixtures/bench-app";
 import { connectBenchClient, type BenchClient } from "../lib/bench-client";
 import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
-import { serverLoopDelay, serverMemory, startBenchServer } from "../lib/bench-server-control";
+import { loopDelayOf, programMemory } from "../lib/program-probes";
+import { BENCH_USER_HEADER, startProgram } from "../lib/program";
 import { runSlice } from "../lib/open-loop";
 import { temporaryDirectory } from "../lib/paths";
 import { cpuMilliseconds, mebibytes, openFilesLimit, residentBytes } from "../lib/process-stats";
@@ -70,7 +72,7 @@ export function isTick(result: unknown): boolean {
 /** Signs a person in, opens the app's card through a whole turn and attaches to it, as a tab does. */
 async function openSession(origin: string, person: string): Promise<OpenSession> {
   const client = await connectBenchClient(origin, {
-    headers: { "x-bench-user": person },
+    headers: { [BENCH_USER_HEADER]: person },
     tabId: "tab-1",
     timeoutMs: 30_000,
   });
@@ -116,22 +118,6 @@ export async function openSessions(origin: string, count: number, prefix: string
   return sessions;
 }
 
-/** The floor: an MCP client joined to the same app over the SDK's in-memory transport. */
-async function directClient(): Promise<{ client: Client; close(): Promise<void> }> {
-  const server = benchApp().createServer();
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "bench-baseline", version: "1.0.0" });
-  await client.connect(clientTransport);
-  return {
-    client,
-    async close() {
-      await client.close();
-      await server.close();
-    },
-  };
-}
-
 /**
  * Measures one size: starts a bench server, opens `count` sessions, reads their idle memory, then
  * runs host and baseline slices in alternation for `plan.seconds` each. Exported for trying one
@@ -142,22 +128,36 @@ async function directClient(): Promise<{ client: Client; close(): Promise<void> 
  */
 export async function measureSize(count: number, plan: Plan): Promise<BenchResult> {
   const data = temporaryDirectory("mch-bench-sessions-");
-  const server = await startBenchServer(data);
-  const origin = server.ready[1] ?? "";
   const sessions: OpenSession[] = [];
-  const direct = await directClient();
+  let server: Awaited<ReturnType<typeof startProgram>> | null = null;
+  let direct: Awaited<ReturnType<typeof inProcessBenchApp>> | null = null;
   try {
+    const app = await benchAppServer(data);
+    server = await startProgram({
+      data,
+      headerUsers: true,
+      config: {
+        mcpServers: { bench: app.entry },
+        // The default (20 per second, bursts of 40 per card) is for people; the bench must not be
+        // throttled, or it would measure the limiter's refusals.
+        host: { pageCalls: { perSecond: 1_000, burst: 1_000 } },
+      },
+    });
+    const program = server;
+    const origin = program.origin;
+    direct = await inProcessBenchApp();
+    const floor = direct;
     // One session first, so code loaded and compiled on first use is not counted per session.
     sessions.push(...(await openSessions(origin, 1, "warm-up")));
-    const before = await serverMemory(server);
+    const before = await programMemory(program);
     const rampStarted = performance.now();
     const measured = await openSessions(origin, count, "person");
     const rampSeconds = (performance.now() - rampStarted) / 1_000;
     sessions.push(...measured);
     // Idling is the subject here: the sessions are open and quiet while time passes.
     await delay(plan.idleMs);
-    const idle = await serverMemory(server);
-    const descriptors = readdirSync(`/proc/${server.pid}/fd`).length;
+    const idle = await programMemory(program);
+    const descriptors = readdirSync(`/proc/${program.pid}/fd`).length;
 
     const hostLog = new CallLog();
     const baselineLog = new CallLog();
@@ -181,7 +181,7 @@ export async function measureSize(count: number, plan: Plan): Promise<BenchResul
     const callDirect = async () => {
       const begin = performance.now();
       try {
-        const result = await direct.client.callTool(
+        const result = await floor.client.callTool(
           { name: TICK_TOOL, arguments: {} },
           { timeout: CALL_TIMEOUT_MS },
         );
@@ -205,23 +205,23 @@ export async function measureSize(count: number, plan: Plan): Promise<BenchResul
       const hostSlice = async () => {
         // Starts the delay reading over; an overloaded server answers only after its backlog from
         // the slice before, so this also keeps one slice's backlog out of the next one's figures.
-        await serverLoopDelay(server);
-        const cpuBefore = cpuMilliseconds(server.pid);
+        await loopDelayOf(program);
+        const cpuBefore = cpuMilliseconds(program.pid);
         const wallBefore = performance.now();
         const sampler = setInterval(() => {
           // A server that died mid-slice shows up as errors; the sampler must not throw here.
-          if (server.child.exitCode === null)
-            peakRss = Math.max(peakRss, residentBytes(server.pid));
+          if (program.process.child.exitCode === null)
+            peakRss = Math.max(peakRss, residentBytes(program.pid));
         }, 1_000);
         try {
           await runSlice(count, plan.sliceMs, callHost);
         } finally {
           clearInterval(sampler);
         }
-        peakRss = Math.max(peakRss, residentBytes(server.pid));
-        serverCpuMs += cpuMilliseconds(server.pid) - cpuBefore;
+        peakRss = Math.max(peakRss, residentBytes(program.pid));
+        serverCpuMs += cpuMilliseconds(program.pid) - cpuBefore;
         hostWallMs += performance.now() - wallBefore;
-        const delayed = await serverLoopDelay(server);
+        const delayed = await loopDelayOf(program);
         if (delayed === null) unansweredReadings += 1;
         loopDelayP99 = Math.max(loopDelayP99, delayed?.p99 ?? 0);
         loopDelayMax = Math.max(loopDelayMax, delayed?.max ?? 0);
@@ -251,7 +251,10 @@ export async function measureSize(count: number, plan: Plan): Promise<BenchResul
         peakRssMiB: mebibytes(peakRss),
         idleRssMiB: mebibytes(idle.rss),
         rssKiBPerIdleSession: perSessionKiB(idle.rss - before.rss),
-        heapKiBPerIdleSession: perSessionKiB(idle.heapUsed - before.heapUsed),
+        heapKiBPerIdleSession:
+          idle.heapUsed === null || before.heapUsed === null
+            ? Number.NaN
+            : perSessionKiB(idle.heapUsed - before.heapUsed),
         serverCpuPercent: hostWallMs > 0 ? (100 * serverCpuMs) / hostWallMs : Number.NaN,
         openFiles: descriptors,
         rampSeconds,
@@ -276,22 +279,23 @@ export async function measureSize(count: number, plan: Plan): Promise<BenchResul
       },
       notes: [
         `${count} sessions (plus one warm-up), one card each, one call per session per second for ${plan.seconds} s per side, in ${plan.sliceMs / 1_000} s slices alternating with the baseline; host p50/p99 are of answered calls.`,
-        `Memory per idle session: server RSS and heap after a full GC, with the sessions open and idle for ${plan.idleMs / 1_000} s, minus the same before they opened, divided by ${count}.`,
-        "serverCpuPercent is the server's CPU time over the host slices' wall time; serverLoopDelay* is how late its event loop ran (worst slice): a high delay with low CPU means the server waits synchronously (e.g. on a disk flush).",
+        "The host is the program under test (node packages/mcp-chat-host/dist/cli.js, --trusted-header for the people, the bench app a stdio MCP server in its config, shared by every session as stdio servers are by default; host.pageCalls raised so the limiter is not measured).",
+        `Memory per idle session: the program's RSS (VmRSS of /proc/<pid>/status; a program cannot be asked for a full GC, so it is RSS as it is) and its used heap (nodejs_heap_size_used_bytes of its /metrics, when it serves them), with the sessions open and idle for ${plan.idleMs / 1_000} s, minus the same before they opened, divided by ${count}.`,
+        "serverCpuPercent is the program's CPU time (/proc/<pid>/stat) over the host slices' wall time, not counting the app's process; serverLoopDelay* is how late its event loop ran (worst slice, nodejs_eventloop_lag_* of its /metrics, reset at each reading; NaN without metrics): a high delay with low CPU means the server waits synchronously (e.g. on a disk flush).",
         `The clients run in the benchmark's own process on the same machine (their CPU: ${((clientCpu.user + clientCpu.system) / 1_000 / 1_000).toFixed(1)} s over the run), so the host shares the cores with them.`,
       ],
     };
   } finally {
     for (const session of sessions) session.client.close();
-    await direct.close();
-    await server.stop();
+    await direct?.close();
+    await server?.stop();
     rmSync(data, { recursive: true, force: true });
   }
 }
 
 /**
- * Every session holds one socket in the server and one in this process; the rest (SQLite, tsx,
- * pipes) is well under this margin.
+ * Every session holds one socket in the server and one in this process; the rest (SQLite, the
+ * app's pipes) is well under this margin.
  */
 function descriptorsNeeded(count: number): number {
   return count + 256;

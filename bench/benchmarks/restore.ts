@@ -4,9 +4,9 @@
 // Measured from the page's navigation start: when the first view said `initialized` (the card's
 // `data-status` becomes `ready`, seen by a MutationObserver in the page), and when every card in
 // the visible part of the list was live and ready; the most card frames the page held at once;
-// and the tool calls the servers saw meanwhile, which must be none: a restore re-reads each page
-// and hands it the saved input and result. The conversation is written straight into the SQLite
-// store before the host starts. Then, in a browser of its own, the tab's memory once every card
+// and the tool calls the host made meanwhile (its /metrics), which must be none: a restore re-reads
+// each page and hands it the saved input and result. The conversation is written straight into
+// the SQLite store before the host (the program under test, with its example apps) starts. Then, in a browser of its own, the tab's memory once every card
 // settled (fixtures/tab-memory.ts). Baseline, interleaved in the same run: the same number of
 // Notes views loaded at once into bare sandboxed iframes with an AppBridge each (no proxy, no
 // socket, no cap), which is what every view live at once costs.
@@ -18,8 +18,12 @@ import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { launchChromium } from "../lib/browser";
 import { mebibytes } from "../lib/process-stats";
 import { startBarePageServer, type BarePageServer } from "../fixtures/bare-page-server";
-import { startBenchHostProcess } from "../fixtures/bench-host-process";
-import { storeSpec, temporaryDataDirectory, totalCalls } from "../fixtures/bench-host";
+import {
+  startBenchHost,
+  storeSpec,
+  temporaryDataDirectory,
+  totalCalls,
+} from "../fixtures/bench-host";
 import type { RestoreProgress } from "../fixtures/restore-watch";
 import {
   bareTabMemory,
@@ -81,9 +85,9 @@ async function measure(
 ): Promise<BenchResult[]> {
   const dataDirectory = temporaryDataDirectory();
   const saved = await writeSavedConversation(storeSpec(dataDirectory), { cards });
-  // The host in a child process of its own, so the Playwright driver's work is not on the
+  // The program in a child process of its own, so the Playwright driver's work is not on the
   // server's event loop (as for page-call-round-trip and first-card).
-  const host = await startBenchHostProcess({ notesOn: dataDirectory }).catch((error: unknown) => {
+  const host = await startBenchHost({ apps: "examples", dataDirectory }).catch((error: unknown) => {
     rmSync(dataDirectory, { recursive: true, force: true });
     throw error;
   });
@@ -166,8 +170,8 @@ async function measure(
       `A saved conversation of ${cards} Notes cards (an example app, a ${Math.round(html.length / 1024)} kB single-file view), written into the SQLite store before the host started.`,
       "Host: from the chat page's navigation start (a new tab on #/c/<id>, signed in) to every card in the visible part of the message list having its view initialised; this includes loading the web app, the socket, the snapshot, the scroll to the end, one `card:attach` per live card (each page read again from the app and sent whole) and the sandbox proxies. At most 12 views are live (the default cap); the others are stand-ins.",
       "Bare: every view, with its input and result, loaded at once into bare sandboxed iframes with an AppBridge each, from an already open page (no cap: what the page did before the cap, without the host's own costs).",
-      "The host runs in a child process of its own, so the Playwright driver's work is not on the server's event loop.",
-      `Tool calls the servers saw during every reopen: ${toolCalls} (must be 0).`,
+      "The host is the program under test (node packages/mcp-chat-host/dist/cli.js, its example apps on) in a child process of its own, so the Playwright driver's work is not on the server's event loop.",
+      `Tool calls the host made during every reopen (mcp_chat_host_tool_calls_total on its /metrics): ${toolCalls} (must be 0).`,
     ];
     if (failed > 0) {
       notes.push(

@@ -4,13 +4,14 @@
 // the way `npm start` and `npx mcp-chat-host` run it: the bundle packages/mcp-chat-host/dist/cli.js
 // under plain node, with the example apps and the offline model. Goals: a cold start at most 2x
 // the bare server's, an idle RSS of at most 100 MiB.
-import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
 import { startNodeChild, waitForOk } from "../lib/child-process";
 import { repositoryRoot, temporaryDirectory } from "../lib/paths";
+import { assertProgramBuilt, programBundle } from "../lib/program";
 import { mebibytes, residentBytes } from "../lib/process-stats";
 import { interleave, median, ratio, summarize } from "../lib/stats";
 
@@ -51,12 +52,11 @@ interface ServerKind {
   readyPattern: RegExp;
 }
 
-/** The bundle `npm start` runs (built by `turbo run build`). */
-const bundle = join(repositoryRoot, "packages", "mcp-chat-host", "dist", "cli.js");
-
 const cli: ServerKind = {
   label: "host: bundle (node packages/mcp-chat-host/dist/cli.js)",
-  args: (data) => [bundle, "--port", "0", "--data", data],
+  // As `npm start` runs it: the example apps, no config file (the other benchmarks start the same
+  // bundle through lib/program.ts, with a config file of their own).
+  args: (data) => [programBundle, "--port", "0", "--data", data],
   // The CLI prints its one-time sign-in URL under the "is ready" line.
   readyPattern: /is ready[^\n]*\n[\s\S]*?(http:\/\/127\.0\.0\.1:\d+)/,
 };
@@ -107,13 +107,13 @@ async function startOnce(kind: ServerKind, idleMs: number): Promise<StartSample>
  * 2 s idle; quick: one each, 0.5 s idle).
  *
  * @returns the start times and the idle memory, each with its ratio to the bare server.
- * @throws {BenchFailure} when the bundle is not built.
+ * @throws {BenchFailure} when the bundle or the web app is not built.
  */
 export async function run(options: BenchOptions): Promise<BenchResult[]> {
-  if (!existsSync(bundle)) {
-    throw new BenchFailure(
-      "The server's bundle is not built: run `npm run build` first (packages/mcp-chat-host/dist/cli.js is missing).",
-    );
+  try {
+    assertProgramBuilt();
+  } catch (error) {
+    throw new BenchFailure(errorMessage(error));
   }
   const runs = options.quick ? 1 : 10;
   const idleMs = options.quick ? 500 : 2_000;

@@ -71,7 +71,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Now, in ms since the Unix epoch with sub-millisecond resolution (the same scale as a page's). */
-export function epochNow(): number {
+function epochNow(): number {
   return performance.timeOrigin + performance.now();
 }
 

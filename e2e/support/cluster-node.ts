@@ -1,19 +1,19 @@
-// One node of the cluster (see cluster.ts): the real CLI (apps/server) in a child process that
-// never outlives the caller, with its own data folder and config file, its npm MCP servers behind
+// One node of the cluster (see cluster.ts): the published program (packages/mcp-chat-host's
+// bundle, as `npm start` runs it) in a child process that never outlives the caller, with its own data folder and config file, its npm MCP servers behind
 // the tool counter, and ways to kill it (a crash), stop it and start it again on the same port.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnTied, type TiedProcess } from "@mcp-chat-host/testing";
 import { countingServer } from "./cluster-servers";
+import { assertProgramBuilt, programPath } from "./host";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const cli = join(root, "apps", "server", "src", "cli.ts");
 
 /** The header the balancer sets and the nodes trust. */
 export const clusterUserHeader = "x-forwarded-user";
 
-/** One node of the cluster: the real CLI in a child process. */
+/** One node of the cluster: the published program in a child process. */
 export interface ClusterNode {
   readonly name: string;
   /** Its own port on 127.0.0.1 (the balancer proxies to it). */
@@ -125,9 +125,7 @@ export function createNode(setup: {
   const configFile = join(folder, "mcp-servers.json");
   writeFileSync(configFile, JSON.stringify(config, null, 2));
   const args = [
-    "--import",
-    "tsx",
-    cli,
+    programPath,
     "--port",
     String(port),
     "--host",
@@ -178,6 +176,7 @@ export function createNode(setup: {
       if (tied !== undefined && tied.child.exitCode === null && tied.child.signalCode === null) {
         return;
       }
+      assertProgramBuilt();
       printed = "";
       tied = spawnTied(process.execPath, args, {
         cwd: root,

@@ -1,8 +1,8 @@
 // Several host nodes on this machine's loopback, as the cluster spec and `npm run cluster` run
 // them: a real PostgreSQL and a real Redis (Debian's programs, in temporary folders), N nodes of
-// the real CLI (apps/server) sharing them, and the suite's balancer in front, which acts as the
-// authenticating proxy of trusted-header mode. Everything binds 127.0.0.1 and stops with `stop()`;
-// no process outlives the caller.
+// the published program (packages/mcp-chat-host/dist/cli.js) sharing them, and the suite's
+// balancer in front, which acts as the authenticating proxy of trusted-header mode. Everything
+// binds 127.0.0.1 and stops with `stop()`; no process outlives the caller.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

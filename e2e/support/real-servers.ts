@@ -114,11 +114,11 @@ export async function newTabFrom(
 }
 
 /**
- * Reads a tool's call count from the host's counts (0 when it was never called).
+ * Reads a tool's call count from the host's metrics (0 when it was never called).
  *
  * @param host - the running host.
  * @param key - `source/tool`.
  */
-export function callsOf(host: RunningHost, key: string): number {
-  return host.toolCalls()[key] ?? 0;
+export async function callsOf(host: RunningHost, key: string): Promise<number> {
+  return (await host.toolCalls())[key] ?? 0;
 }

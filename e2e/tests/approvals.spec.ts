@@ -70,8 +70,8 @@ test("refusing with a reason shows it in the view and the call never reaches the
   await expect(view.getByTestId("task-error")).toHaveText("Not today, the plants still need water");
   await expect(view.getByTestId("task-status")).toHaveText("Nothing changed.");
   await expect(view.getByTestId("task-item")).toHaveText(["Water the plants"]);
-  expect(host.toolCalls()[deleteCalls]).toBeUndefined();
-  expect(host.toolCalls()["tasks/add-task"]).toBe(1);
+  expect((await host.toolCalls())[deleteCalls]).toBeUndefined();
+  expect((await host.toolCalls())["tasks/add-task"]).toBe(1);
 });
 
 test("allow once asks again next time; allow for this card stops asking on that card only", async ({
@@ -85,21 +85,21 @@ test("allow once asks again next time; allow for this card stops asking on that 
   await pressDeleteAll(view);
   await (await expectAsked(page, view)).getByTestId("approval-allow-once").click();
   await expectDeleted(view);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(1);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(1);
 
   // Once means once: the next delete on the same card asks again.
   await addTask(view, "Second");
   await pressDeleteAll(view);
   await (await expectAsked(page, view)).getByTestId("approval-allow-card").click();
   await expectDeleted(view);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(2);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(2);
   expect(frames.countReceived("approval:request")).toBe(2);
 
   // For this card: the call goes through with nobody answering (it would wait otherwise).
   await addTask(view, "Third");
   await pressDeleteAll(view);
   await expectDeleted(view);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(3);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(3);
   expect(frames.countReceived("approval:request")).toBe(2);
   await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
 
@@ -109,7 +109,7 @@ test("allow once asks again next time; allow for this card stops asking on that 
   await pressDeleteAll(other);
   await (await expectAsked(page, other)).getByTestId("approval-allow-once").click();
   await expectDeleted(other);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(4);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(4);
   expect(frames.countReceived("approval:request")).toBe(3);
 });
 
@@ -122,13 +122,13 @@ test("allow for this conversation lets another card of the conversation through"
   await pressDeleteAll(first);
   await (await expectAsked(page, first)).getByTestId("approval-allow-conversation").click();
   await expectDeleted(first);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(1);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(1);
 
   const second = viewOf(await openTasks(page));
   await addTask(second, "Second");
   await pressDeleteAll(second);
   await expectDeleted(second);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(2);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(2);
   expect(frames.countReceived("approval:request")).toBe(1);
   await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
 });
@@ -157,6 +157,6 @@ test("several questions at once wait in a queue and each gets its own answer", a
   await page.getByTestId("approval-allow-once").click();
   await expectDeleted(second);
   await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
-  await expect.poll(() => host.toolCalls()[deleteCalls]).toBe(1);
+  await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(1);
   expect(frames.countReceived("approval:request")).toBe(2);
 });

@@ -135,7 +135,7 @@ test("a forged sandbox-resource-ready from the view is ignored by the proxy and 
   await expect(viewOf(card).getByTestId("notes-text")).toHaveValue("Buy milk");
   await expect(viewOf(card).getByTestId("forged")).toHaveCount(0);
   await expect(card).toHaveAttribute("data-status", "ready");
-  expect(host.toolCalls()).toEqual({ "notes/open-notes": 1 });
+  expect(await host.toolCalls()).toEqual({ "notes/open-notes": 1 });
 });
 
 for (const origin of [
@@ -237,7 +237,7 @@ for (const origin of [
     await expect(notes.getByTestId("notes-status")).toHaveText(
       "Saved the notes (1 word), version 1.",
     );
-    expect(host.toolCalls()["notes/save-notes"]).toBe(1);
+    expect((await host.toolCalls())["notes/save-notes"]).toBe(1);
     await expect(notes.getByTestId("notes-text")).toHaveValue("Original");
     await expect(chat.getByTestId("composer-input")).toHaveValue("");
     expect(view.isDetached()).toBe(false);
@@ -437,7 +437,7 @@ test("a CSP domain carrying '; script-src *' does not loosen the policy", async 
 });
 
 /**
- * The probe app (fixtures/probe-app): serve.ts resolves a server name it does not know as a
+ * The probe app (fixtures/probe-app): support/mcp-servers.ts resolves a `./fixtures/` name as a
  * package path relative to itself, so the fixture runs over stdio like an npm server.
  */
 const probeSource = "./fixtures/probe-app";
@@ -464,14 +464,14 @@ test("a view cannot call another source's tool or a tool only the model may call
   expect(answer.result).toBeUndefined();
   expect(answer.error?.code).toBe(-32602);
   expect(answer.error?.message).toContain(`The app can't call the tool "model-only-secret".`);
-  expect(host.toolCalls()).toEqual({
+  expect(await host.toolCalls()).toEqual({
     "notes/open-notes": 1,
     [`${probeSource}/open-probe`]: 1,
   });
   // The tool exists and works for the model: the refusal is about who asked.
   const reply = await sendMessage(page, "/call model-only-secret");
   await expect(reply).toContainText("model-only-secret returned: THE SECRET RAN");
-  expect(host.toolCalls()[`${probeSource}/model-only-secret`]).toBe(1);
+  expect((await host.toolCalls())[`${probeSource}/model-only-secret`]).toBe(1);
 });
 
 test("no token gives no UI and no socket", async ({ page, browser }) => {

@@ -8,7 +8,7 @@ import { cards, openCard, viewFrame, viewOf } from "../support/card-frames";
 import { signIn } from "../support/chat-page";
 import { startHost, type RunningHost } from "../support/host";
 
-/** serve.ts resolves a server name it does not know as a package path (see attacks.spec.ts). */
+/** support/mcp-servers.ts resolves a `./fixtures/` name as a package path (see attacks.spec.ts). */
 const consentSource = "./fixtures/consent-app";
 const destroyCalls = `${consentSource}/delete-everything`;
 
@@ -129,7 +129,7 @@ test("the approval dialog opens above a full-screen card and ignores the keys th
   await page.keyboard.press("Enter");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId("consent-hint")).toBeVisible();
-  expect(host.toolCalls()[destroyCalls]).toBeUndefined();
+  expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
   // Above the card, not under it: the person's click lands on the dialog's own button.
   await expect(dialog).toHaveAttribute("data-armed", "true");
   expect(await topmostAt(page, dialog.getByTestId("approval-allow-once"))).toBe(
@@ -152,13 +152,13 @@ test("the approval dialog opens above a full-screen card and ignores the keys th
   await page.keyboard.up("Enter");
   await expect(dialog.getByTestId("consent-hint")).toBeVisible();
   await expect(dialog).toBeVisible();
-  expect(host.toolCalls()[destroyCalls]).toBeUndefined();
+  expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
 
   // 3. The honest path: the person reads it and clicks Allow once; the call runs once.
   await dialog.getByTestId("approval-allow-once").click();
   await expect(dialog).toHaveCount(0);
   await expect(viewOf(card).getByTestId("trap-result")).toContainText("EVERYTHING DELETED");
-  expect(host.toolCalls()[destroyCalls]).toBe(1);
+  expect((await host.toolCalls())[destroyCalls]).toBe(1);
 
   // The audit shows both (item 16): which app called what, the verdict, who answered.
   await card.getByTestId("card-exit-fullscreen").click();

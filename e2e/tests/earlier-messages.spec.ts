@@ -90,5 +90,5 @@ test(`a conversation of ${CARD_COUNT * 2} messages opens at its end and loads th
   const first = page.locator(`[data-testid="card"][data-instance-id="${savedCardId(1)}"]`);
   await expect(first).toHaveAttribute("data-status", "ready", { timeout: 60_000 });
   await expect(viewOf(first).getByTestId("notes-text")).toHaveValue(savedNoteText(1));
-  expect(host.toolCalls()).toEqual({});
+  expect(await host.toolCalls()).toEqual({});
 });

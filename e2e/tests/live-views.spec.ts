@@ -119,7 +119,7 @@ test("a card scrolled away and back shows its saved result with zero tool calls;
   await expect(view.getByTestId("notes-status")).toHaveText(
     "Your notes are ready. The assistant sees a short summary of them.",
   );
-  expect(running.toolCalls()).toEqual({});
+  expect(await running.toolCalls()).toEqual({});
   const frames = await liveFrames(page);
   expect(frames.most).toBeGreaterThan(1);
   expect(frames.most).toBeLessThanOrEqual(12);
@@ -171,6 +171,6 @@ test("a card in use is never paused, a paused card's report stays in the model's
   await expect(liveCard(page, count)).toHaveAttribute("data-status", "ready", { timeout: 30_000 });
   await expect(last.getByTestId("notes-text")).toHaveValue(savedNoteText(count));
   await expect(standIn(page, 1)).toHaveAttribute("data-state", "paused");
-  expect(running.toolCalls()).toEqual({});
+  expect(await running.toolCalls()).toEqual({});
   expect((await liveFrames(page)).most).toBe(1);
 });

@@ -128,7 +128,7 @@ for (const provider of [openaiResponses, anthropicMessages, openaiChat]) {
         await notesView.getByTestId("notes-save").click();
         saves += 1;
         await expect
-          .poll(() => host.toolCalls()["notes/save-notes"], { message: step })
+          .poll(async () => (await host.toolCalls())["notes/save-notes"], { message: step })
           .toBe(saves);
         await expect(status, step).not.toHaveText(before);
         await expect(status, step).toHaveText(/^Saved the notes \(2 words\), version \d+\.$/);
@@ -160,7 +160,7 @@ for (const provider of [openaiResponses, anthropicMessages, openaiChat]) {
       await expectLiveNotes(restored, "after a reload");
       expect(await cardFrameRecords(page)).toEqual([reloaded]);
       expect(reloaded.loads).toBe(1);
-      expect(host.toolCalls()["notes/open-notes"]).toBe(1);
+      expect((await host.toolCalls())["notes/open-notes"]).toBe(1);
     });
 
     test("the footer of a completed reply shows the tokens the provider reported", async () => {

@@ -51,7 +51,7 @@ for (const server of ["basic-react", "basic-vanillajs"] as const) {
     const view = cardView(page);
     const serverTime = view.locator("p", { hasText: "Server Time:" }).locator("code");
     await expect(serverTime).toHaveText(openingTime);
-    expect(callsOf(running, `${server}/get-time`)).toBe(1);
+    expect(await callsOf(running, `${server}/get-time`)).toBe(1);
     await page.screenshot({ path: testInfo.outputPath(`${server}-card.png`) });
 
     // "Get Server Time" from the page: the tool has no hints, so the person is asked first.
@@ -95,7 +95,7 @@ test("server-system-monitor: polls through its app-only tool, which the model is
   await expect(hello).not.toContainText("poll-system-stats");
   const refused = await sendChatMessage(page, "/call poll-system-stats");
   await expect(refused).toContainText('I have no tool named "poll-system-stats".');
-  expect(callsOf(running, "system-monitor/poll-system-stats")).toBe(0);
+  expect(await callsOf(running, "system-monitor/poll-system-stats")).toBe(0);
 
   const opened = await sendChatMessage(page, "/call get-system-info");
   await expect(opened).toContainText("get-system-info returned:");
@@ -110,7 +110,7 @@ test("server-system-monitor: polls through its app-only tool, which the model is
   await expect(view.locator("#memory-percent")).toHaveText(/^\d+%$/);
   await expect(view.locator("#status-text")).toHaveText(/^\d{1,2}:\d{2}:\d{2}$/);
   await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
-  expect(callsOf(running, "system-monitor/get-system-info")).toBe(1);
+  expect(await callsOf(running, "system-monitor/get-system-info")).toBe(1);
   await page.screenshot({ path: testInfo.outputPath("system-monitor-card.png") });
 });
 
@@ -212,7 +212,7 @@ test("server-debug: each host callback reaches the host and the view gets the ri
   await answerApproval(page, "debug-tool", "allow-once");
   await expect.poll(() => callsOf(running, "debug/debug-tool")).toBe(2);
   await expect(debugEvent(view, "server-tool-result")).toContainText("Debug text content");
-  const logCalls = callsOf(running, "debug/debug-log");
+  const logCalls = await callsOf(running, "debug/debug-log");
   await view.locator("#log-info-btn").click();
   await expect.poll(() => callsOf(running, "debug/debug-log")).toBeGreaterThan(logCalls);
 

@@ -71,7 +71,7 @@ test(`a saved conversation of ${CARD_COUNT} cards reopens with every view initia
       "Your notes are ready. The assistant sees a short summary of them.",
     );
   }
-  expect(host.toolCalls()).toEqual({});
+  expect(await host.toolCalls()).toEqual({});
 
   // Reopening changed nothing that was saved: no message added, no card closed.
   await host.stop();

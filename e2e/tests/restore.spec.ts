@@ -41,7 +41,7 @@ test("a reload and a server restart bring the conversation back with live cards 
   const tableCard = (await openCard(page, '/call show-table {"year":2023}')).card;
   await expect(viewOf(tableCard).getByTestId("table-title")).toHaveText("Sample sales, 2023");
   const hash = await conversationHash(page);
-  expect(first.toolCalls()).toEqual(openingCalls);
+  expect(await first.toolCalls()).toEqual(openingCalls);
 
   /** What the conversation must show each time it comes back. */
   async function expectConversationBack(): Promise<void> {
@@ -66,7 +66,7 @@ test("a reload and a server restart bring the conversation back with live cards 
 
   await page.reload();
   await expectConversationBack();
-  expect(first.toolCalls()).toEqual(openingCalls);
+  expect(await first.toolCalls()).toEqual(openingCalls);
 
   await first.stop();
   hosts.splice(hosts.indexOf(first), 1);
@@ -76,7 +76,7 @@ test("a reload and a server restart bring the conversation back with live cards 
 
   await page.reload();
   await expectConversationBack();
-  expect(second.toolCalls()).toEqual({});
+  expect(await second.toolCalls()).toEqual({});
   await expect(page.getByTestId("conversation-item")).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("restored-after-restart.png") });
   // Live, not a picture: the restored view still works, through the new server...
@@ -85,5 +85,5 @@ test("a reload and a server restart bring the conversation back with live cards 
     /^Saved the notes \(4 words\), version \d+\.$/,
   );
   // ...and the only call the new server ever received is the one the person just made.
-  expect(second.toolCalls()).toEqual({ "notes/save-notes": 1 });
+  expect(await second.toolCalls()).toEqual({ "notes/save-notes": 1 });
 });

@@ -8,7 +8,7 @@ import { sendMessage, signIn } from "../support/chat-page";
 import { startAttackerServer, type AttackerServer } from "../support/attacker-server";
 import { startHost, type RunningHost } from "../support/host";
 
-/** The hostile app, run over stdio like an npm server (see serve.ts). */
+/** The hostile app, run over stdio like an npm server (see support/mcp-servers.ts). */
 const hostileSource = "./fixtures/hostile-app";
 
 let host: RunningHost | undefined;

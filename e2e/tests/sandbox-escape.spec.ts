@@ -11,7 +11,7 @@ import { startHost, type RunningHost } from "../support/host";
 import { startUdpRecorder } from "../support/udp-recorder";
 import { requestFromView } from "../support/view-rpc";
 
-/** The hostile app, run over stdio like an npm server (see serve.ts). */
+/** The hostile app, run over stdio like an npm server (see support/mcp-servers.ts). */
 const hostileSource = "./fixtures/hostile-app";
 
 let host: RunningHost | undefined;
@@ -154,7 +154,7 @@ test("a view cannot set or shadow the host's session cookie", async ({ page, con
   await expectChatReady(page);
   const reply = await sendMessage(page, "Still signed in?");
   await expect(reply).toHaveAttribute("data-status", "complete");
-  expect(running.toolCalls()[`${hostileSource}/open-hostile`]).toBe(1);
+  expect((await running.toolCalls())[`${hostileSource}/open-hostile`]).toBe(1);
 });
 
 test("a view cannot open a WebRTC connection: no UDP leaves, from its realm or any fresh one", async ({

@@ -5,11 +5,13 @@
 // What cannot be bundled stays a dependency in package.json: better-sqlite3 (a native addon) and
 // pino with pino-pretty (its transports load by file name in a worker thread). Modules the code
 // loads with `import()` (the model providers, the cluster's Postgres and Redis clients) become
-// chunks of their own, read only when chosen. Run by `turbo run build` after the web app and the
-// views are built.
+// chunks of their own, read only when chosen (a CommonJS one through commonjs-dynamic-imports.mjs,
+// so its chunk has the named exports Node gives it). Run by `turbo run build` after the web app
+// and the views are built.
 import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { commonJsDynamicImports } from "./commonjs-dynamic-imports.mjs";
 
 const packageRoot = new URL("./", import.meta.url);
 const fromRoot = (path) => fileURLToPath(new URL(`../../${path}`, packageRoot));
@@ -42,6 +44,7 @@ const result = await build({
   // Prefer each dependency's ES module build (jsonc-parser's CommonJS one requires by path).
   mainFields: ["module", "main"],
   external: Object.keys(manifest.dependencies),
+  plugins: [commonJsDynamicImports()],
   // Smaller source is less to read and keep in memory at start; names stay, for readable stacks.
   minifyWhitespace: true,
   minifySyntax: true,

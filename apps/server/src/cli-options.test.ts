@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CliError, parseCliOptions } from "./cli-options";
+import { CliError, parseCliOptions, usage } from "./cli-options";
 
 describe("parseCliOptions", () => {
   it("gives the documented defaults", () => {
@@ -19,8 +19,36 @@ describe("parseCliOptions", () => {
       drainTimeout: 30,
       sandboxOriginTemplate: undefined,
       sandboxPort: undefined,
+      metricsPort: undefined,
+      metricsHost: "127.0.0.1",
+      modelStallTimeout: undefined,
+      exampleViews: undefined,
       help: false,
     });
+  });
+
+  it("reads the model stall timeout from the flag, else the environment, and refuses a bad one", () => {
+    expect(parseCliOptions([], { MODEL_STALL_TIMEOUT: "90" }).modelStallTimeout).toBe(90);
+    expect(
+      parseCliOptions(["--model-stall-timeout", "2.5"], { MODEL_STALL_TIMEOUT: "90" })
+        .modelStallTimeout,
+    ).toBe(2.5);
+    expect(parseCliOptions([], { MODEL_STALL_TIMEOUT: "" }).modelStallTimeout).toBeUndefined();
+    for (const bad of ["0", "-1", "soon"]) {
+      expect(() => parseCliOptions([`--model-stall-timeout=${bad}`], {})).toThrow(
+        new CliError(
+          `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${bad}".`,
+        ),
+      );
+    }
+    expect(() => parseCliOptions([], { MODEL_STALL_TIMEOUT: "never" })).toThrow(CliError);
+  });
+
+  it("reads the folder of the example apps' pages, and lists both settings in --help", () => {
+    expect(parseCliOptions(["--example-views", "./my-views"], {}).exampleViews).toBe("./my-views");
+    expect(usage).toMatch(/--model-stall-timeout <s>/);
+    expect(usage).toMatch(/MODEL_STALL_TIMEOUT/);
+    expect(usage).toMatch(/--example-views <dir>/);
   });
 
   it("reads a node's cluster settings from the flags, else the environment", () => {
@@ -109,6 +137,18 @@ describe("parseCliOptions", () => {
     expect(() => parseCliOptions(["--nope"], {})).toThrow(CliError);
     expect(() => parseCliOptions(["--trusted-header", "x-user"], {})).toThrow(
       /needs at least one --trusted-proxy/,
+    );
+  });
+
+  it("reads the metrics listener's port and address, and refuses them malformed or alone", () => {
+    expect(
+      parseCliOptions(["--metrics-port", "9464", "--metrics-host", "10.0.0.5"], {}),
+    ).toMatchObject({ metricsPort: 9464, metricsHost: "10.0.0.5" });
+    expect(() => parseCliOptions(["--metrics-port", "x"], {})).toThrow(
+      /--metrics-port must be a whole number/,
+    );
+    expect(() => parseCliOptions(["--metrics-host", "10.0.0.5"], {})).toThrow(
+      /--metrics-host goes with --metrics-port/,
     );
   });
 });

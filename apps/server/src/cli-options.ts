@@ -25,6 +25,17 @@ export interface CliOptions {
   sandboxOriginTemplate: string | undefined;
   /** With the template: the port this node serves the sandbox on (`--sandbox-port`). */
   sandboxPort: number | undefined;
+  /** A listener of its own for `GET /metrics`, without a token (`--metrics-port`); none: no listener. */
+  metricsPort: number | undefined;
+  /** That listener's address (`--metrics-host`, default 127.0.0.1). */
+  metricsHost: string;
+  /**
+   * Seconds the model may send nothing before the reply fails as stalled
+   * (`--model-stall-timeout`, else `$MODEL_STALL_TIMEOUT`); undefined: the host's default, 60.
+   */
+  modelStallTimeout: number | undefined;
+  /** The folder the example apps read their built pages from (`--example-views`); undefined: the built ones. */
+  exampleViews: string | undefined;
   help: boolean;
 }
 
@@ -55,14 +66,26 @@ Options:
   --sandbox-origin-template <t>
                          app views at https://{source}.sandbox.example.com (a deployment)
   --sandbox-port <n>     with the template: the port this node serves those names on
+  --metrics-port <n>     serve Prometheus metrics at /metrics on this port, without a token:
+                         bind it where only your scraper reaches (see also METRICS_TOKEN)
+  --metrics-host <addr>  the address of that listener (default 127.0.0.1)
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
+  --model-stall-timeout <s>
+                         a reply fails as stalled after the model sent nothing for <s> seconds
+                         (default: $MODEL_STALL_TIMEOUT, else 60)
+  --example-views <dir>  the example apps read their built pages (<name>.html) from <dir>
+                         (default: the views built with the program)
   -h, --help             show this text
 
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
-MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, SESSION_SECRET or
+MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, MODEL_STALL_TIMEOUT, SESSION_SECRET or
 SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
 *_PASSWORD, ...) are read once at start and removed from the server's environment.
+
+Metrics: METRICS_TOKEN (or METRICS_TOKEN_FILE, a file holding it) serves /metrics on --port to
+requests with "Authorization: Bearer <token>"; without it (and without --metrics-port) /metrics is 404.
+
 Traces: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) exports OpenTelemetry
 traces over OTLP/HTTP; OTEL_EXPORTER_OTLP_HEADERS (a secret), OTEL_SERVICE_NAME and
 OTEL_RESOURCE_ATTRIBUTES as the SDK reads them (docs/deployment.md, "Traces").`;
@@ -104,6 +127,10 @@ export function parseCliOptions(
         "drain-timeout": { type: "string" },
         "sandbox-origin-template": { type: "string" },
         "sandbox-port": { type: "string" },
+        "metrics-port": { type: "string" },
+        "metrics-host": { type: "string" },
+        "model-stall-timeout": { type: "string" },
+        "example-views": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -151,7 +178,32 @@ export function parseCliOptions(
   if (sandboxPort !== undefined && values["sandbox-origin-template"] === undefined) {
     throw new CliError("--sandbox-port goes with --sandbox-origin-template (the names it serves).");
   }
+  const metricsPort =
+    values["metrics-port"] === undefined ? undefined : Number(values["metrics-port"]);
+  if (
+    metricsPort !== undefined &&
+    (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535)
+  ) {
+    throw new CliError(
+      `--metrics-port must be a whole number from 0 to 65535, not "${values["metrics-port"]}".`,
+    );
+  }
+  if (values["metrics-host"] !== undefined && metricsPort === undefined) {
+    throw new CliError("--metrics-host goes with --metrics-port (the port the metrics are on).");
+  }
+  const stallSetting = values["model-stall-timeout"] ?? (env["MODEL_STALL_TIMEOUT"] || undefined);
+  const modelStallTimeout = stallSetting === undefined ? undefined : Number(stallSetting);
+  if (
+    modelStallTimeout !== undefined &&
+    !(Number.isFinite(modelStallTimeout) && modelStallTimeout > 0)
+  ) {
+    throw new CliError(
+      `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${stallSetting}".`,
+    );
+  }
   return {
+    metricsPort,
+    metricsHost: values["metrics-host"] ?? "127.0.0.1",
     database,
     redis: values.redis ?? (env["REDIS_URL"] || undefined),
     nodeId: values["node-id"] ?? (env["NODE_ID"] || undefined),
@@ -167,6 +219,8 @@ export function parseCliOptions(
     examples: values["no-examples"] !== true,
     publicOrigin: values["public-origin"],
     webRoot: values["web-root"],
+    modelStallTimeout,
+    exampleViews: values["example-views"],
     help: values.help === true,
   };
 }

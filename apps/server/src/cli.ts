@@ -2,7 +2,7 @@
 // model by default and a SQLite file under ./data, and prints a one-time sign-in URL.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   ClusterStartError,
   createHostServer,
@@ -15,6 +15,7 @@ import { pino } from "pino";
 import { runAuditCommand } from "./audit-command";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { prepareDataFolder } from "./data-folder";
+import { metricsTokenFrom, SHORT_METRICS_TOKEN_CHARS } from "./metrics-token";
 import { builtViewsFolder, builtWebFolder } from "./asset-folders";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
@@ -69,8 +70,12 @@ async function main(): Promise<void> {
   }
   const config: McpConfig | null =
     options.config === undefined ? null : await loadMcpConfig(options.config, { env: environment });
-  const examples = options.examples ? exampleApps({ viewsDirectory: builtViewsFolder }) : [];
-  if (options.examples) await assertExampleViewsBuilt(builtViewsFolder);
+  const viewsFolder =
+    options.exampleViews === undefined
+      ? builtViewsFolder
+      : pathToFileURL(`${resolve(options.exampleViews)}/`);
+  const examples = options.examples ? exampleApps({ viewsDirectory: viewsFolder }) : [];
+  if (options.examples) await assertExampleViewsBuilt(viewsFolder);
   const data = resolve(options.data);
   // Before anything in it is read or written: the folder and its files are the owner's only.
   prepareDataFolder(data, logger);
@@ -80,6 +85,12 @@ async function main(): Promise<void> {
     log: (line) => logger.info(line),
     warn: (line) => logger.warn(line),
   });
+  const metricsToken = metricsTokenFrom(environment);
+  if (metricsToken !== undefined && metricsToken.length < SHORT_METRICS_TOKEN_CHARS) {
+    logger.warn(
+      `METRICS_TOKEN is ${metricsToken.length} characters long; use a long random one (openssl rand -hex 32).`,
+    );
+  }
   const server = createHostServer({
     config,
     env: environment,
@@ -88,19 +99,28 @@ async function main(): Promise<void> {
     ...(options.redis === undefined ? {} : { redisUrl: options.redis }),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     drainTimeout: options.drainTimeout,
+    ...(options.modelStallTimeout === undefined
+      ? {}
+      : { modelStallTimeout: options.modelStallTimeout }),
     ...(options.sandboxOriginTemplate === undefined
       ? {}
       : {
           sandboxOriginTemplate: options.sandboxOriginTemplate,
           sandboxListenerPort: options.sandboxPort,
         }),
-    session: defaultSessionSetup(config, examples),
+    session: defaultSessionSetup(config, examples, logger),
     logger,
     webRoot,
     sessionSecret: sessionKeyFrom(environment, data),
     sandboxPorts: fileSandboxPorts(data),
     auth: options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
+    metrics: {
+      token: metricsToken,
+      ...(options.metricsPort === undefined
+        ? {}
+        : { port: options.metricsPort, host: options.metricsHost }),
+    },
   });
   const { url } = await server.listen({ port: options.port, host: options.host });
   // `mcp-chat-host sign-in --data <dir>` asks for a new sign-in URL here (owner only).
@@ -114,6 +134,9 @@ async function main(): Promise<void> {
     control === null
       ? "restart the server for another"
       : `\`npx mcp-chat-host sign-in --data ${dataArgument}\` prints another`;
+  // Before the ready line, so whoever waits for that line has read this one too.
+  if (server.metricsUrl !== undefined)
+    console.log(`\nMetrics for your scraper: ${server.metricsUrl}`);
   console.log(`\nmcp-chat-host is ready (model: ${server.modelName}).`);
   console.log(
     options.auth.mode === "token"

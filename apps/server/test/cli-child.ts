@@ -1,11 +1,15 @@
-// Runs the command line (`src/cli.ts`) as a child process, the way an operator does, for the
-// tests in this folder: to completion (`runCli`), or as a server until it printed its sign-in
-// URL (`startCli`). Every wait is bounded.
+// Runs the command line as a child process, the way an operator does, for the tests in this
+// folder: the published program (packages/mcp-chat-host/dist/cli.js, the bundle of `src/cli.ts`
+// that `npm start` runs, built by `turbo run build`) under plain node, to completion (`runCli`),
+// or as a server until it printed its sign-in URL (`startCli`). Every wait is bounded.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const serverRoot = fileURLToPath(new URL("../", import.meta.url));
-const cliPath = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const programPath = fileURLToPath(
+  new URL("../../../packages/mcp-chat-host/dist/cli.js", import.meta.url),
+);
 
 /** How a finished run ended. */
 export interface CliRun {
@@ -14,9 +18,14 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Spawns `node --import tsx src/cli.ts <args>` with exactly `env`. */
+/** Spawns `node packages/mcp-chat-host/dist/cli.js <args>` with exactly `env`. */
 function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ["--import", "tsx", cliPath, ...args], {
+  if (!existsSync(programPath)) {
+    throw new Error(
+      `The program is not built (${programPath} is missing): run \`npx turbo run build\` at the repository root.`,
+    );
+  }
+  return spawn(process.execPath, [programPath, ...args], {
     cwd: serverRoot,
     env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -62,6 +71,8 @@ export function runCli(
 export interface RunningCli {
   pid: number;
   signIn: string;
+  /** Everything it wrote so far, stdout then stderr. */
+  output(): string;
   /** Stops it (SIGTERM) and waits for its exit. */
   stop(): Promise<void>;
 }
@@ -101,7 +112,7 @@ export function startCli(
       const signIn = ready.exec(stdout)?.[1];
       if (signIn === undefined) return;
       clearTimeout(timer);
-      resolve({ pid: child.pid ?? 0, signIn, stop });
+      resolve({ pid: child.pid ?? 0, signIn, output: () => `${stdout}\n${stderr}`, stop });
     });
     child.once("close", (code) => {
       clearTimeout(timer);

@@ -51,7 +51,7 @@ async function visit(
   };
 }
 
-// Two servers start here (the command line under tsx); on a busy machine each takes a while.
+// Two servers start here (the published program); on a busy machine each takes a while.
 describe("mcp-chat-host sign-in", { timeout: 120_000 }, () => {
   it("prints a new one-time URL of the running server: accepted once, then already used", async () => {
     running = await startCli(serverArguments(), childEnvironment({ MODEL: "offline" }));

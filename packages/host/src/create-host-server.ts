@@ -25,11 +25,14 @@ import type { SessionServices } from "./session/session-services";
 import { ProcessSources, type ConfiguredSources } from "./session/session-sources";
 import { bindSessionEvents } from "./socket/socket-handlers";
 import { liveViewsFromConfig } from "./live-views-config";
+import { defaultPageCallRate, pageCallsFromConfig } from "./page-calls-config";
 import { configSourceFactory } from "./sources/config-source";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
 import { openStore } from "./store/open-store";
 import { tracedStore } from "./store/traced-store";
+import { measuredStore } from "./telemetry/measured-store";
+import { type MetricsOptions, setUpMetrics } from "./telemetry/metrics-setup";
 import { startTracing, type RunningTracing } from "./telemetry/tracing";
 
 /** Options of {@link createHostServer}. */
@@ -67,8 +70,9 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   /** How long a tab may be gone before its session ends, in ms (default 60,000). */
   sessionGraceMs?: number;
   /**
-   * Page tool calls allowed per card: sustained per second and burst (default 20 and 40). A card's
-   * resource requests (read, list, templates list) get a bucket of their own of the same size.
+   * Page tool calls allowed per card: sustained per second and burst (default: the config's
+   * `host.pageCalls`, else 20 and 40). A card's resource requests (read, list, templates list) get
+   * a bucket of their own of the same size.
    */
   pageCallRate?: { perSecond?: number; burst?: number };
   /** How long a model's tool call may run, in seconds (default 300). */
@@ -87,6 +91,8 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   env?: Record<string, string | undefined>;
   /** The clock (ms since the epoch); for tests. */
   now?: () => number;
+  /** Prometheus metrics at `GET /metrics` (see docs/deployment.md); none: off. */
+  metrics?: MetricsOptions;
 }
 
 /** A running (or ready to run) host. */
@@ -115,6 +121,8 @@ export interface HostServer {
   readonly modelName: string;
   /** The parsed configuration, once loaded. */
   readonly config: McpConfig | null;
+  /** The metrics listener's scrape URL (`--metrics-port`), once listening; none without one. */
+  readonly metricsUrl: string | undefined;
   /** @internal the HTTP layer (routes, io) */
   readonly http: HttpLayer;
   /** @internal live sessions */
@@ -189,6 +197,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const model = resolveModel(modelSpec, env);
   const modelName = describeModel(modelSpec);
   const maxPayloadBytes = options.maxHttpBufferSize ?? limits.maxPayloadBytes;
+  const telemetry = setUpMetrics(options.metrics, logger);
   // The transport takes up to twice the cap, so a payload over the cap gets a `too_large` answer
   // from its event handler instead of socket.io dropping the whole connection.
   const http = createHttpLayer({
@@ -196,13 +205,10 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     maxHttpBufferSize: maxPayloadBytes * 2,
     logger,
     toWireError,
+    metricsRoute: telemetry.route,
     readiness: async () => (node === null ? { ok: false } : { ...(await node.readiness(store)) }),
   });
   const processSources = new ProcessSources(logger);
-  const limiter = new RateLimiter({
-    ratePerSecond: options.pageCallRate?.perSecond ?? 20,
-    burst: options.pageCallRate?.burst ?? 40,
-  });
   let config: McpConfig | null = null;
   let store: HostStore | null = null;
   let sessions: SessionRegistry | null = null;
@@ -231,6 +237,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     async listen(listenOptions = {}) {
       config = await loadConfig();
       const liveViews = liveViewsFromConfig(config);
+      // The code's `pageCallRate` wins over the file's `host.pageCalls`, field by field.
+      const pageCalls = pageCallsFromConfig(config) ?? defaultPageCallRate;
+      const limiter = new RateLimiter({
+        ratePerSecond: options.pageCallRate?.perSecond ?? pageCalls.perSecond,
+        burst: options.pageCallRate?.burst ?? pageCalls.burst,
+      });
       for (const entry of Object.values(config?.servers ?? {})) {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {
@@ -242,9 +254,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       // Before the store: its writes are spans once tracing runs (OTEL_EXPORTER_OTLP_ENDPOINT).
       tracing = await startTracing({ env, nodeId, logger });
       const opened = tracedStore(
-        typeof options.store === "object"
-          ? options.store
-          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger),
+        measuredStore(
+          typeof options.store === "object"
+            ? options.store
+            : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger),
+          telemetry.metrics,
+        ),
         storeSystem(options.store),
       );
       let cluster: ClusterNode;
@@ -285,6 +300,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         toolTimeout: options.toolTimeout ?? 300,
         toolResultLimit: options.toolResultLimit ?? DEFAULT_TOOL_RESULT_LIMIT,
         modelStallTimeoutMs: (options.modelStallTimeout ?? 60) * 1_000,
+        metrics: telemetry.metrics,
       };
       const registry = new SessionRegistry(services, options.session ?? defaultSession(config), {
         graceMs: options.sessionGraceMs ?? 60_000,
@@ -334,6 +350,12 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         });
       });
       const address = await http.listen(listenOptions);
+      const metricsUrl = await telemetry.start({
+        sessions: () => registry.size,
+        sockets: () => http.io.of("/").sockets.size,
+        readiness: () => cluster.readiness(store),
+      });
+      if (metricsUrl !== undefined) logger.info({ url: metricsUrl }, "Serving metrics.");
       logger.info({ url: address.url, model: modelName }, "mcp-chat-host is listening");
       return address;
     },
@@ -341,6 +363,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       await sessions?.endAll();
       await processSources.closeAll();
       await http.close();
+      await telemetry.close();
       // After the sockets: the lease is given up (this node's replies interrupted), then Redis.
       await node?.close();
       await store?.close();
@@ -374,6 +397,9 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     modelName,
     get config() {
       return config;
+    },
+    get metricsUrl() {
+      return telemetry.url;
     },
     http,
     get sessions() {

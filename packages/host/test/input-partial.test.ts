@@ -179,6 +179,46 @@ describe("streamed tool arguments", () => {
     ]);
   });
 
+  it("withdraws the card when the arguments turn out not to be JSON: no live card, no place in the reply", async () => {
+    const fed = await start();
+    await feedPiece(fed, '{"name":"Bo', { name: "Bo" });
+    fed.call("call-1", '{"name":"Bo');
+    const withdrawn = await fed.client.next("card:withdrawn");
+    expect(withdrawn).toEqual({
+      instanceId: fed.card.instanceId,
+      reason:
+        "Tool call rejected. The arguments were not valid JSON; send them again as one JSON object.",
+    });
+    const done = await fed.client.next(
+      "message:updated",
+      (payload) => payload.message.role === "assistant" && payload.message.status !== "streaming",
+    );
+    expect(fed.counter.calls).toEqual([]);
+    // The call's row says why; the reply keeps no card, and the card is not live any more.
+    expect(done.message.parts.map((part) => part.type)).toEqual([
+      "tool-call",
+      "tool-result",
+      "text",
+    ]);
+    expect(fed.events).toEqual([
+      "card:opened",
+      "card:input-partial",
+      "tool:started",
+      "card:withdrawn",
+    ]);
+    const attach = await fed.client.request("card:attach", { instanceId: fed.card.instanceId });
+    expect(attach.ok).toBe(false);
+    // A reopened conversation does not show it either.
+    const snapshot = await fed.client.value("conversation:open", {
+      conversationId: done.message.conversationId,
+    });
+    expect(
+      snapshot.cards.filter(
+        (card) => card.instanceId === fed.card.instanceId && card.closed !== true,
+      ),
+    ).toEqual([]);
+  });
+
   it("cancels the card when the person stops the reply while the arguments stream", async () => {
     const fed = await start();
     await feedPiece(fed, '{"name":"Cy', { name: "Cy" });

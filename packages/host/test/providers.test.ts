@@ -192,6 +192,18 @@ describe.each(providers)("$label on the wire", (provider) => {
       expected: /rate limiting.*Try again in 10 minutes/,
     },
     { name: "HTTP 500", fault: { kind: "http", status: 500 }, expected: /internal error/ },
+    {
+      // The real APIs: Anthropic answers 400 invalid_request_error "Your credit balance is too
+      // low…", OpenAI 429 insufficient_quota; neither is retried, both name the key's variable.
+      name: "an account out of credit",
+      fault: {
+        kind: "http",
+        status: provider.api === "messages" ? 400 : 429,
+        reason: "out-of-credit",
+      },
+      expected:
+        /out of credit or over its quota\. Add credit, or set another key in [A-Z_]+_API_KEY\.$/,
+    },
     { name: "a socket cut mid-stream", fault: { kind: "cut" }, expected: /broke/ },
     {
       name: "a stream without its finish",
@@ -276,6 +288,8 @@ describe.each(providers)("$label on the wire", (provider) => {
     expect(next.reply.status).toBe("complete");
     const last = standIn.requests.at(-1)!;
     expect(wireText(last)).toContain(STOPPED_REPLY_MARK.slice(1, -1));
+    // The mark is a paragraph of its own, not glued to the word the stop cut short.
+    expect(wireText(last)).toContain(JSON.stringify(`\n\n${STOPPED_REPLY_MARK}`).slice(1, -1));
     expect(messageRolesOf(last)).toContain("assistant");
   });
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cardQuestionsWaitingRefusal } from "../src/gate/approval-types";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { PAGE_RESOURCES_RATE_MESSAGE } from "../src/gate/page-call-gate";
+import { PAGE_CALL_RATE_MESSAGE, PAGE_RESOURCES_RATE_MESSAGE } from "../src/gate/page-call-gate";
 import { McpApp } from "../src/sources/mcp-app";
 import { greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";
 
@@ -102,6 +102,45 @@ describe("a page that floods the host (issue 9, item 12)", () => {
     expect(
       await client.request("card:list-resources", { instanceId: other.instanceId }),
     ).toMatchObject({ ok: true });
+  });
+
+  it("takes a card's page-call budget from the config's host.pageCalls (issue 18)", async () => {
+    const counter = { calls: [] as string[], reads: 0 };
+    host = await startHost({
+      config: { mcpServers: {}, host: { pageCalls: { perSecond: 0.001, burst: 3 } } },
+      session(session) {
+        mcpChatHost(session.chat(), countingApp(counter));
+      },
+    });
+    const client = await host.connect();
+    await client.value("session:hello", {});
+    const card = await openCard(client, "chat-1", "show");
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        client.request("card:call-tool", {
+          instanceId: card.instanceId,
+          name: "bump",
+          arguments: {},
+        }),
+      ),
+    );
+    // The burst of 3 passes; the rest are refused (the default burst, 40, would pass all 10).
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
+    for (const refusal of answers.filter((answer) => !answer.ok)) {
+      expect(refusal).toMatchObject({
+        ok: false,
+        error: { code: "rate_limited", message: PAGE_CALL_RATE_MESSAGE, retryable: true },
+      });
+    }
+    expect(counter.calls).toHaveLength(3);
+  });
+
+  it("stops the start when host.pageCalls is not valid, naming the field", async () => {
+    await expect(
+      startHost({ config: { mcpServers: {}, host: { pageCalls: { burst: 0 } } } }),
+    ).rejects.toThrow(
+      "host.pageCalls.burst must be a whole number from 1 to 1000000, not 0. Fix it in the configuration file.",
+    );
   });
 
   it("keeps at most 3 of one card's 140 questions waiting and refuses the rest at once", async () => {

@@ -73,6 +73,12 @@ export interface ServerEvents {
   "card:result": { instanceId: string; result: Record<string, unknown> };
   /** A card's opening call failed or was stopped; the page gets `tool-cancelled`. */
   "card:cancelled": { instanceId: string; reason: string };
+  /**
+   * A card opened while the model wrote its call's arguments is withdrawn: the call was refused
+   * before it ran because its arguments could not be read (not JSON, not an object). The page
+   * drops the card (and its place in the reply); the call's row says why.
+   */
+  "card:withdrawn": { instanceId: string; reason: string };
   /** A card was closed by the server (session end, source gone). */
   "card:closed": { instanceId: string; reason: string };
   /** An app asked to post a message and the chat composes: fill that chat's input box. */

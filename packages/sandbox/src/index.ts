@@ -8,6 +8,7 @@
  */
 export * from "./csp/content-security-policy";
 export * from "./csp/csp-source";
+export * from "./csp/frame-ancestors";
 export * from "./frame/allow-attribute";
 export * from "./frame/sandbox-tokens";
 export * from "./host-origin";

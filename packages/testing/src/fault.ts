@@ -16,6 +16,12 @@ export type Fault =
       readonly status: number;
       /** Sent as `retry-after` (seconds); 429 sends 1 when left out. */
       readonly retryAfterSeconds?: number;
+      /**
+       * The body of the API's answer for an account without money, with this status: Anthropic's
+       * `invalid_request_error` "Your credit balance is too low…" (the real API sends it with
+       * 400), OpenAI's `insufficient_quota` (sent with 429).
+       */
+      readonly reason?: "out-of-credit";
     }
   /** The socket is destroyed after this many events (a network cut mid-stream). */
   | { readonly kind: "cut"; readonly afterEvents?: number }

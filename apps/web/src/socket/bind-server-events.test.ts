@@ -111,6 +111,29 @@ describe("server events", () => {
     expect(useHostStore.getState().cards["host-1"]?.closed).toBeNull();
   });
 
+  it("drops a withdrawn card from its reply and the page, keeping the call's row", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+    socket.serverEmit("card:opened", { card: cardDescriptor("host-1", { messageId: "m1" }) });
+    socket.serverEmit("tool:started", {
+      conversationId: "conv-1",
+      chatId: "chat",
+      messageId: "m1",
+      toolCallId: "t1",
+      name: "open-notes",
+      arguments: {},
+      startedAt: 1_000,
+    });
+    socket.serverEmit("card:withdrawn", {
+      instanceId: "host-1",
+      reason: "Tool call rejected. The arguments were not valid JSON.",
+    });
+    const state = useHostStore.getState();
+    expect(state.cards["host-1"]).toBeUndefined();
+    expect(state.messagesByChat.chat?.byId.m1?.parts.map((part) => part.type)).toEqual([
+      "tool-call",
+    ]);
+  });
+
   it("puts a card right after the call that opened it, as the server stores them", () => {
     showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
     socket.serverEmit("message:delta", {

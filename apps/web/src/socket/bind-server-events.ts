@@ -41,6 +41,7 @@ function serverListeners(): ServerListeners {
     "card:opened": ({ card }) => store().cardOpened(card),
     "card:result": ({ instanceId, result }) => store().cardResulted(instanceId, result),
     "card:cancelled": ({ instanceId, reason }) => store().cardCancelled(instanceId, reason),
+    "card:withdrawn": ({ instanceId }) => store().cardWithdrawn(instanceId),
     // The card's own controller relays these to its view (cards/card-socket-events.ts).
     "card:input-partial": () => {},
     "card:input": () => {},

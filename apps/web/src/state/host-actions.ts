@@ -197,6 +197,23 @@ export const createHostActions: HostSliceCreator<HostActions> = (set, get) => ({
       return { toolActivity, messagesByChat: withPart(state, event.chatId, place.messageId, part) };
     });
   },
+  cardWithdrawn(instanceId) {
+    set((state) => {
+      const entry = state.cards[instanceId];
+      if (entry === undefined) return state;
+      const cards = { ...state.cards };
+      delete cards[instanceId];
+      const { chatId, messageId } = entry.descriptor;
+      if (chatId === null || messageId === undefined) return { cards };
+      const { messagesByChat } = withChangedMessage(state, chatId, messageId, (message) => {
+        const parts = message.parts.filter(
+          (part) => !(part.type === "card" && part.instanceId === instanceId),
+        );
+        return parts.length === message.parts.length ? message : { ...message, parts };
+      });
+      return { cards, messagesByChat };
+    });
+  },
   cardOpened(card) {
     set((state) => {
       const cards =

@@ -153,6 +153,28 @@ export class CardService implements CardOpener {
   }
 
   /**
+   * Takes back a card opened while its call's arguments streamed, when the call was refused
+   * for arguments that could not be read: the card is no longer live (its page is told nothing
+   * more), it is saved closed so a reopened conversation does not show it, and the browser drops
+   * it (`card:withdrawn`).
+   */
+  async withdraw(card: LiveCard, reason: string): Promise<void> {
+    const { instanceId, conversationId } = card.descriptor;
+    delete card.descriptor.inputStreaming;
+    card.opening = null;
+    this.context.cards.dispose(instanceId);
+    this.context.broker.cancelCard(instanceId);
+    if (conversationId !== null) {
+      await this.context.services.store
+        .closeCard(conversationId, instanceId)
+        .catch((error: unknown) =>
+          this.context.logger.warn({ err: error }, "could not save a withdrawn card"),
+        );
+    }
+    this.context.emit("card:withdrawn", { instanceId, reason });
+  }
+
+  /**
    * Shows a card or pane by hand: the tool is called first, so the saved card carries its result
    * and a restored one never calls it again. A card belongs to the session's only chat (none
    * when there are several); a pane to no chat.

@@ -4,8 +4,9 @@
 import type { ChatTool, ServerEvents } from "@mcp-chat-host/protocol";
 import type { Chat } from "./chat";
 import type { Source, SourceTool } from "../sources/source";
+import { sourceAttachFailure } from "../sources/source-attach-failure";
 import { isVisibleTo } from "../sources/tool-metadata";
-import { assignModelToolNames } from "./model-tool-names";
+import { assignModelToolNames, type ModelToolName } from "./model-tool-names";
 
 /** One tool a chat offers the model. */
 export interface ListedTool {
@@ -25,26 +26,39 @@ export interface ChatToolListsPorts {
   source(key: string): Promise<Source>;
   warn(details: Record<string, unknown>, message: string): void;
   announce(event: ServerEvents["chat:tools"]): void;
+  /** Tells the person that a source of a chat could not be attached (once per failure). */
+  notify(message: string): void;
 }
 
 /** The model tools of a session's chats, as last listed. */
 export class ChatToolLists {
   readonly #lists = new Map<string, ListedTool[]>();
   readonly #announced = new Map<string, string>();
+  /** The failure last reported for each source, so a broken server is reported once. */
+  readonly #failed = new Map<string, string>();
 
   constructor(private readonly ports: ChatToolListsPorts) {}
 
   /**
    * Lists the chat's model-visible tools from its sources and names them for the model; tells
-   * the browser when the list differs from the last one announced.
+   * the browser when the list differs from the last one announced. A source that cannot be opened
+   * or cannot list its tools is left out (the other sources still work), and its failure is
+   * logged and told to the person once, until it changes or the source works again.
    *
    * @returns the tools, in the order the model is shown them.
    */
   async list(chat: Chat): Promise<ListedTool[]> {
     const found: { tool: SourceTool; source: string }[] = [];
     for (const key of chat.host?.sourceKeys ?? []) {
-      const source = await this.ports.source(key);
-      const tools = (await source.tools()).filter((tool) => isVisibleTo(tool, "model"));
+      let tools: SourceTool[];
+      try {
+        const source = await this.ports.source(key);
+        tools = (await source.tools()).filter((tool) => isVisibleTo(tool, "model"));
+        this.#failed.delete(key);
+      } catch (error) {
+        this.#reportFailure(key, error);
+        continue;
+      }
       if (tools.length === 0)
         this.ports.warn({ source: key }, `${key} has no tools for the model to call.`);
       for (const tool of tools) found.push({ tool, source: key });
@@ -54,13 +68,11 @@ export class ChatToolLists {
     );
     const listed = found.map(({ tool, source }, index): ListedTool => {
       const named = names[index];
-      const description = tool.description ?? tool.title ?? "";
       const entry: ListedTool = {
         tool,
         source,
         modelName: named?.modelName ?? tool.name,
-        description:
-          named?.shared === true ? `(From ${source}.) ${description}`.trim() : description,
+        description: modelDescription(tool, source, named),
       };
       if (named?.renamed !== undefined) entry.renamed = named.renamed;
       return entry;
@@ -81,6 +93,23 @@ export class ChatToolLists {
     this.#lists.set(chat.key, listed);
     this.#announce(chat.key, listed);
     return listed;
+  }
+
+  /** Logs and tells a source's failure, unless this same failure was reported last time. */
+  #reportFailure(key: string, error: unknown): void {
+    const failure = sourceAttachFailure(key, error);
+    if (this.#failed.get(key) === failure.message) return;
+    this.#failed.set(key, failure.message);
+    const code = (error as { code?: unknown } | null)?.code;
+    this.ports.warn(
+      {
+        source: key,
+        ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+        ...(failure.needsAuthorization ? { needsAuthorization: true } : {}),
+      },
+      failure.message,
+    );
+    this.ports.notify(failure.message);
   }
 
   /** The chat's tools as last listed, or undefined before the first listing. */
@@ -126,4 +155,27 @@ function toChatTool(entry: ListedTool): ChatTool {
   if (entry.tool.title !== undefined) tool.title = entry.tool.title;
   if (entry.renamed !== undefined) tool.renamed = entry.renamed;
   return tool;
+}
+
+/**
+ * The description the model is given for a tool: its own, after what the model name cannot say.
+ * A name shared by two sources says its source; a name whose letters a model name cannot spell
+ * (`時刻`) says that name (and its title), so the model and the person still share a word for it.
+ */
+function modelDescription(
+  tool: SourceTool,
+  source: string,
+  named: ModelToolName | undefined,
+): string {
+  const description = tool.description ?? tool.title ?? "";
+  const notes: string[] = [];
+  if (named?.shared === true) notes.push(`(From ${source}.)`);
+  if (named?.lettersLost === true) {
+    const title =
+      tool.title !== undefined && tool.title !== tool.name && !description.includes(tool.title)
+        ? ` (${tool.title})`
+        : "";
+    notes.push(`(Its own name is "${tool.name}"${title}.)`);
+  }
+  return [...notes, description].join(" ").trim();
 }

@@ -28,11 +28,35 @@ describe("assignModelToolNames", () => {
   it.each([
     ["files.read", "fs__files_read"],
     ["a/b c", "fs__a_b_c"],
-    ["ünïcödé", "fs___n_c_d_"],
+    ["ünïcödé", "fs__unicode"],
+    ["café.au-lait", "fs__cafe_au-lait"],
   ])("derives a name providers accept from %j", (name, modelName) => {
     const [named] = assignModelToolNames([{ source: "fs", name }]);
     expect(named?.modelName).toBe(modelName);
     expect(named?.renamed).toContain("not one every model accepts");
+    expect(named?.lettersLost).toBeUndefined();
+  });
+
+  it("gives a name in a script without Latin letters a readable, stable, unique model name", () => {
+    const tools = [
+      { source: "odd-names", name: "時刻" },
+      { source: "odd-names", name: "天気" },
+      { source: "odd-names", name: "получить_время" },
+      { source: "odd-names", name: "get_時刻" },
+    ];
+    const named = assignModelToolNames(tools);
+    const names = named.map((tool) => tool.modelName);
+    // Not `odd-names______`: the source, `tool` or the Latin part, and a hash of (source, name).
+    expect(names[0]).toMatch(/^odd-names__tool-[0-9a-f]{8}$/);
+    expect(names[1]).toMatch(/^odd-names__tool-[0-9a-f]{8}$/);
+    expect(names[2]).toMatch(/^odd-names__tool-[0-9a-f]{8}$/);
+    expect(names[3]).toMatch(/^odd-names__get-[0-9a-f]{8}$/);
+    expect(new Set(names).size).toBe(tools.length);
+    for (const name of names) expect(name).toMatch(MODEL_TOOL_NAME_PATTERN);
+    expect(named.every((tool) => tool.lettersLost === true)).toBe(true);
+    // The same tools in another order keep their names (they depend on source and name only).
+    const reversed = assignModelToolNames([...tools].reverse()).map((tool) => tool.modelName);
+    expect(reversed).toEqual([...names].reverse());
   });
 
   it("shortens a long name with a hash, deterministically", () => {

@@ -29,6 +29,11 @@ export interface ModelToolName {
   renamed?: string;
   /** True when another source of the chat offers a tool of the same name. */
   shared: boolean;
+  /**
+   * True when `modelName` could not keep every letter of the tool's own name (a name in a script
+   * without Latin letters, `時刻`): the model reads the own name in the tool's description instead.
+   */
+  lettersLost?: true;
 }
 
 /**
@@ -56,6 +61,7 @@ export function assignModelToolNames(tools: readonly NamedToolInput[]): ModelToo
     const shared = (count.get(tool.name) ?? 0) > 1;
     if (keeps[index] === true)
       return { source: tool.source, name: tool.name, modelName: tool.name, shared };
+    const lost = lettersLost(tool.source) || lettersLost(tool.name);
     let modelName = derivedName(tool.source, tool.name);
     if (taken.has(modelName)) modelName = withHash(modelName, tool.source, tool.name);
     // A hash collision among a chat's tools is not expected; a counter keeps names unique anyway.
@@ -72,6 +78,7 @@ export function assignModelToolNames(tools: readonly NamedToolInput[]): ModelToo
       name: tool.name,
       modelName,
       shared,
+      ...(lost ? { lettersLost: true as const } : {}),
       renamed: shared
         ? `Another source of this chat also offers a tool named "${tool.name}", so the model knows this one as "${modelName}".`
         : `The name "${tool.name}" is not one every model accepts, so the model knows it as "${modelName}".`,
@@ -79,16 +86,40 @@ export function assignModelToolNames(tools: readonly NamedToolInput[]): ModelToo
   });
 }
 
-/** `<source>__<name>` in the characters providers accept, at most 64 of them. */
+/**
+ * `<source>__<name>` in the characters providers accept, at most 64 of them. A part whose letters
+ * could not all be kept ends with a hash of (source, name), so two names in another script never
+ * meet on the same Latin remainder and each keeps its model name whatever the order of the tools.
+ */
 function derivedName(source: string, name: string): string {
   const joined = `${safePart(source)}${SEPARATOR}${safePart(name)}`;
+  if (lettersLost(source) || lettersLost(name)) return withHash(joined, source, name);
   return joined.length <= MAX_MODEL_TOOL_NAME_LENGTH ? joined : withHash(joined, source, name);
 }
 
-/** Replaces every character providers refuse with `_`; never empty. */
+/**
+ * Letters with accents keep their base letter (`é` is `e`, `ﬁ` is `fi`): what is left outside
+ * ASCII has no Latin spelling here.
+ */
+function folded(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "");
+}
+
+/** Whether a name has letters or digits that no character providers accept can spell. */
+function lettersLost(text: string): boolean {
+  return /[^\p{ASCII}]/u.test(folded(text).replace(/[^\p{L}\p{N}]/gu, ""));
+}
+
+/**
+ * The part of a model name for a source or tool name: accents dropped, every other character
+ * providers refuse replaced by `_` (a run of another script by one `_`, trimmed at the ends);
+ * `tool` when nothing Latin is left, so `時刻` becomes `tool` (and a hash, see {@link derivedName}).
+ */
 function safePart(text: string): string {
-  const safe = text.replace(/[^A-Za-z0-9_-]/g, "_");
-  return safe === "" ? "tool" : safe;
+  const latin = folded(text).replace(/[^\p{ASCII}]+/gu, "_");
+  const safe = latin.replace(/[^A-Za-z0-9_-]/g, "_");
+  const kept = lettersLost(text) ? safe.replace(/^_+|_+$/g, "") : safe;
+  return kept === "" ? "tool" : kept;
 }
 
 /** Shortens `base` to fit with `-<8 hex of hash(source, name)>` at its end. */

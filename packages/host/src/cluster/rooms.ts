@@ -28,6 +28,7 @@ export const conversationEvents: ReadonlySet<ServerEventName> = new Set<ServerEv
   "card:input",
   "card:result",
   "card:cancelled",
+  "card:withdrawn",
   "turn:state",
 ]);
 

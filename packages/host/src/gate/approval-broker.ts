@@ -126,7 +126,7 @@ export class ApprovalBroker {
         `No approval "${approvalId}" is waiting; it was answered or cancelled already.`,
       );
     }
-    this.#settle(approvalId, "answered");
+    this.#settle(approvalId, "answered", answer.decision);
     const answeredAt = this.#now();
     pending.question.onOutcome?.({
       answeredBy: "person",
@@ -212,10 +212,10 @@ export class ApprovalBroker {
     return waiting >= perCard ? cardQuestionsWaitingRefusal(perCard) : null;
   }
 
-  #settle(approvalId: string, settlement: ApprovalSettlement): void {
+  #settle(approvalId: string, settlement: ApprovalSettlement, decision?: ApprovalDecision): void {
     this.#pending.delete(approvalId);
     try {
-      this.#options.onSettle?.(approvalId, settlement);
+      this.#options.onSettle?.(approvalId, settlement, decision);
     } catch (error) {
       this.#warn(
         `Couldn't tell the browser that approval "${approvalId}" ended: ${errorMessage(error)}`,

@@ -119,8 +119,15 @@ export class ApprovalError extends Error {
 export interface ApprovalBrokerOptions {
   /** Sends a dialog request (`approval:request`) to the session's browser. Several may wait at once. */
   readonly onRequest: (request: ApprovalRequest) => void;
-  /** A waiting request ended (answered, covered by a remembered answer, or cancelled): send `approval:settled`. */
-  readonly onSettle?: (approvalId: string, settlement: ApprovalSettlement) => void;
+  /**
+   * A waiting request ended (answered, covered by a remembered answer, or cancelled): send
+   * `approval:settled`. `decision` is the person's answer when `answered`.
+   */
+  readonly onSettle?: (
+    approvalId: string,
+    settlement: ApprovalSettlement,
+    decision?: ApprovalDecision,
+  ) => void;
   /** Remembered answers; without it they last for the session only. */
   readonly memory?: ApprovalMemory;
   /** Receives problems that don't stop a call (memory that can't be read). */

@@ -8,12 +8,13 @@ import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
 import { pageResourcesKey } from "../server/rate-limit";
 import type { SessionContext } from "../session/session-context";
 import { isVisibleTo } from "../sources/tool-metadata";
+import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { inSpan, type SpanHandle } from "../telemetry/spans";
 import { runAppCallChain } from "./app-call-gate";
 import type { ApprovalOutcome } from "./approval-types";
 
 /** What a page reads when its card's tool calls were slowed down. */
-const PAGE_CALL_RATE_MESSAGE =
+export const PAGE_CALL_RATE_MESSAGE =
   "This app is calling its tools too often; it was slowed down. Try again in a moment.";
 
 /** What a page reads when its card's resource requests were slowed down. */
@@ -130,7 +131,11 @@ export class PageCallGate {
     }
     try {
       const result = capToolResult(
-        await source.callTool(name, args),
+        await measuredToolCall(
+          context.services.metrics,
+          { source: source.key, tool: name, caller: "page" },
+          () => source.callTool(name, args),
+        ),
         context.services.toolResultLimit,
       );
       audit(result.isError === true ? "failed" : "allowed");
@@ -193,6 +198,8 @@ export class PageCallGate {
     approval?: ApprovalOutcome,
   ): void {
     const context = this.context;
+    const durationMs = Math.max(0, context.services.now() - started);
+    context.services.metrics.pageCall(card.descriptor.source, verdict, durationMs / 1_000);
     context.services.audit.record({
       userId: context.user.id,
       sessionId: context.id,
@@ -201,7 +208,7 @@ export class PageCallGate {
       source: card.descriptor.source,
       tool,
       verdict,
-      durationMs: Math.max(0, context.services.now() - started),
+      durationMs,
       ...(reason === undefined ? {} : { reason }),
       ...(approval === undefined ? {} : { approval: { ...approval } }),
     });

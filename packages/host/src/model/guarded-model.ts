@@ -30,6 +30,8 @@ export interface ModelGuardOptions {
   clock: TurnClock;
   /** Asked before each retry: false once anything of the turn has been shown. */
   mayRetry: () => boolean;
+  /** Told of each request as it is sent (a retry is another request). */
+  onRequest?: () => void;
   /** Receives the response headers of each request that returned a stream. */
   onResponse?: (headers: Record<string, string> | undefined) => void;
   /** Receives the usage of each request's `finish` chunk, as the provider reported it. */
@@ -93,6 +95,7 @@ async function streamOnce(
   params: LanguageModelV3CallOptions,
   options: ModelGuardOptions,
 ): Promise<LanguageModelV3StreamResult> {
+  options.onRequest?.();
   const request = new AbortController();
   const signal =
     params.abortSignal === undefined

@@ -173,6 +173,33 @@ const rows: Row[] = [
     },
   ],
   [
+    "400 for an Anthropic account out of credit (the real body)",
+    ANTHROPIC,
+    httpError({
+      status: 400,
+      message:
+        "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+      headers: { "request-id": "req_011Cred" },
+      data: {
+        type: "error",
+        error: {
+          type: "invalid_request_error",
+          message:
+            "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+        },
+        request_id: "req_011Cred",
+      },
+    }),
+    {
+      kind: "auth",
+      message:
+        "Anthropic says the account is out of credit or over its quota. Add credit, or set another key in ANTHROPIC_API_KEY.",
+      retryable: false,
+      status: 400,
+      requestId: "req_011Cred",
+    },
+  ],
+  [
     "529 overloaded",
     ANTHROPIC,
     httpError({

@@ -206,9 +206,18 @@ function explainStatus(
   };
 }
 
+/**
+ * Anthropic answers an account out of credit with HTTP 400 `invalid_request_error` ("Your credit
+ * balance is too low to access the Anthropic API…"): only its message tells it from a bad request.
+ */
+const OUT_OF_CREDIT_DETAIL = /\bcredit balance is too low\b/i;
+
 function isQuota(facts: ProviderErrorFacts): boolean {
-  return facts.codes.some(
-    (code) => code === "insufficient_quota" || code === "billing_error" || code.includes("quota"),
+  return (
+    facts.codes.some(
+      (code) => code === "insufficient_quota" || code === "billing_error" || code.includes("quota"),
+    ) ||
+    (facts.detail !== undefined && OUT_OF_CREDIT_DETAIL.test(facts.detail))
   );
 }
 

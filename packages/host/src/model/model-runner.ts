@@ -67,6 +67,8 @@ export interface RunTurnOptions {
   retryAfterCapMs?: number;
   /** The time source for retries and the stall watch; the system clock by default. */
   clock?: TurnClock;
+  /** Told of each request sent to the provider (each step, each retry), for the metrics. */
+  onModelRequest?: () => void;
 }
 
 /** A local error of the model runner; the turn resolves with it as `error`. */
@@ -118,6 +120,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
           maxRetries: MAX_RETRIES,
           clock,
           mayRetry: () => !turn.hasOutput,
+          ...(options.onModelRequest === undefined ? {} : { onRequest: options.onModelRequest }),
           onResponse: (headers) => {
             requestId = headers?.["x-request-id"] ?? headers?.["request-id"] ?? requestId;
           },

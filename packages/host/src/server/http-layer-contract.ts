@@ -5,7 +5,7 @@ import type {
   WireError,
 } from "@mcp-chat-host/protocol";
 import type { McpUiResourceCsp, McpUiResourcePermissions } from "@mcp-chat-host/sandbox";
-import type { Express, Router } from "express";
+import type { Express, RequestHandler, Router } from "express";
 import type { Logger } from "pino";
 import type { Server as SocketServer } from "socket.io";
 import type { AuthenticatedSession, AuthOptions } from "./auth";
@@ -60,6 +60,11 @@ export interface HttpLayerOptions {
    * ready whenever listening.
    */
   readiness?: (() => Promise<{ ok: boolean } & Record<string, unknown>>) | undefined;
+  /**
+   * Answers `GET /metrics` before the Host, Origin and auth checks (it checks its own token).
+   * None: `/metrics` is 404.
+   */
+  metricsRoute?: RequestHandler | undefined;
   /** Clock in ms since the epoch, for cookie lifetimes (tests inject one). */
   now?: (() => number) | undefined;
   /**

@@ -103,6 +103,8 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
           : await options.readiness().catch(() => ({ ok: false }));
     response.status(report.ok ? 200 : 503).json(report);
   });
+  // A scraper names the node by its address, so `/metrics` comes before the Host check too.
+  app.get("/metrics", options.metricsRoute ?? notFound());
   app.use((request: Request, response: Response, next: NextFunction) => {
     const refusal =
       policy === undefined

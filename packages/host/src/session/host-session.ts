@@ -54,8 +54,14 @@ export class HostSession implements Session {
     const logger = services.logger.child({ session: id, user: user.id });
     const emit: SessionEmitter = (event, payload) => this.#emitter?.(event, payload);
     const broker = new ApprovalBroker({
-      onRequest: (request) => this.context.emit("approval:request", request),
-      onSettle: (approvalId) => this.context.emit("approval:settled", { approvalId }),
+      onRequest: (request) => {
+        services.metrics.approvalAsked();
+        this.context.emit("approval:request", request);
+      },
+      onSettle: (approvalId, settlement, decision) => {
+        services.metrics.approvalEnded(decision ?? settlement);
+        this.context.emit("approval:settled", { approvalId });
+      },
       memory: {
         listApprovals: (conversationId) => services.store.listApprovals(conversationId),
         remember: async (record) => {
@@ -84,6 +90,7 @@ export class HostSession implements Session {
       source: (key) => context.sources.get(key),
       warn: (details, message) => context.logger.warn(details, message),
       announce: (event) => context.emit("chat:tools", event),
+      notify: (message) => context.emit("notice", { level: "warning", message }),
     });
     const views = new ViewCache();
     this.conversations = new ConversationService(context, {

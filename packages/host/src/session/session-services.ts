@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { ViewResourceMeta } from "../sources/view-resource";
 import type { AuditLog } from "../audit/audit-log";
 import type { HostStore } from "../store/host-store";
+import type { HostMetrics } from "../telemetry/host-metrics";
 import type { ConfiguredSources, ProcessSources } from "./session-sources";
 
 /** Where a card's view is shown: its source's sandbox origin and the proxy page URL there. */
@@ -48,4 +49,6 @@ export interface SessionServices {
   toolResultLimit: number;
   /** How long the model may send nothing before its request is given up, in ms. */
   modelStallTimeoutMs: number;
+  /** Where the services report to the operator's metrics (a no-op when they are off). */
+  metrics: HostMetrics;
 }

@@ -42,4 +42,9 @@ export interface CardOpener {
   complete(card: LiveCard, result: CallToolResult): Promise<void>;
   /** Records why the opening call has no result. */
   cancel(card: LiveCard, reason: string): Promise<void>;
+  /**
+   * Takes back a card whose call was refused before it ran because its arguments could not be
+   * read: it stops being live, is saved closed, and the browser drops it.
+   */
+  withdraw(card: LiveCard, reason: string): Promise<void>;
 }

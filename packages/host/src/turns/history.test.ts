@@ -62,10 +62,23 @@ describe("toModelMessages", () => {
     expect(history).toEqual([
       {
         role: "assistant",
-        content: [
-          { type: "text", text: "Let me look." },
-          { type: "text", text: STOPPED_REPLY_MARK },
-        ],
+        content: [{ type: "text", text: `Let me look.\n\n${STOPPED_REPLY_MARK}` }],
+      },
+    ]);
+  });
+
+  it("puts the stop mark after a blank line, never against a word cut short", () => {
+    const history = toModelMessages([
+      message({
+        role: "assistant",
+        status: "stopped",
+        parts: [{ type: "text", text: "Once upon a time, a long, sl" }],
+      }),
+    ]);
+    expect(history).toEqual([
+      {
+        role: "assistant",
+        content: [{ type: "text", text: `Once upon a time, a long, sl\n\n${STOPPED_REPLY_MARK}` }],
       },
     ]);
   });

@@ -117,9 +117,27 @@ function assistantTurn(message: ChatMessage): ModelMessage[] {
   }
   if (message.status === "stopped" && (out.length > 0 || assistant.length > 0 || tool.length > 0)) {
     flushTool();
-    assistant.push({ type: "text", text: STOPPED_REPLY_MARK });
+    markStopped(assistant);
   }
   flushAssistant();
   flushTool();
   return out;
+}
+
+/**
+ * Ends a stopped reply with {@link STOPPED_REPLY_MARK} as a paragraph of its own. Providers join
+ * an assistant message's text parts with nothing between them, so a reply stopped mid-word would
+ * otherwise read `…a long, sl[The person stopped…]`: the mark joins the last text, after a blank
+ * line.
+ */
+function markStopped(assistant: Exclude<AssistantContent, string>): void {
+  const last = assistant.at(-1);
+  if (last?.type === "text") {
+    assistant[assistant.length - 1] = {
+      ...last,
+      text: `${last.text.trimEnd()}\n\n${STOPPED_REPLY_MARK}`,
+    };
+  } else {
+    assistant.push({ type: "text", text: STOPPED_REPLY_MARK });
+  }
 }

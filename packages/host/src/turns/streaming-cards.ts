@@ -1,7 +1,8 @@
 // Cards opened while the model is still writing their call's arguments (providers that stream
 // them): one turn's worth, by tool call id. The card opens at `tool-input-started`, each new
 // best-effort reading of the arguments goes to the page in order, and the call takes the card
-// over when it runs (or the card is cancelled when the call never runs).
+// over when it runs (or the card is cancelled when the call never runs, or withdrawn when its
+// arguments could not be read).
 import type { LiveCard } from "../cards/card-registry";
 import { partialArguments } from "../cards/partial-json";
 import type { CardOpener, OpenCardInput } from "./card-opener";
@@ -32,7 +33,10 @@ export class StreamingCards {
    *   is cancelled.
    */
   constructor(
-    private readonly cards: Pick<CardOpener, "openForToolCall" | "inputPartial" | "cancel">,
+    private readonly cards: Pick<
+      CardOpener,
+      "openForToolCall" | "inputPartial" | "cancel" | "withdraw"
+    >,
     private readonly warn: (error: unknown) => void,
     private readonly onTaken: (card: LiveCard, toolCallId: string) => void,
   ) {}
@@ -82,6 +86,19 @@ export class StreamingCards {
   async cancel(toolCallId: string, reason: string): Promise<void> {
     const card = await this.take(toolCallId);
     if (card) await this.cards.cancel(card, reason);
+  }
+
+  /**
+   * Withdraws the call's card: the call was refused for arguments that could not be read, so it
+   * never takes the card over and the reply keeps no place for it.
+   */
+  async withdraw(toolCallId: string, reason: string): Promise<void> {
+    const streaming = this.#cards.get(toolCallId);
+    if (!streaming) return;
+    this.#cards.delete(toolCallId);
+    await streaming.relay;
+    const card = await streaming.opening;
+    if (card) await this.cards.withdraw(card, reason);
   }
 
   /** Cancels every card no call took over (the turn ended). */

@@ -6,6 +6,7 @@ import type { Chat } from "../chat/chat";
 import type { HostTool, ToolRunContext } from "../model/host-tool";
 import { toolOutcomeFromResult, type ModelToolOutcome } from "../model/tool-outcome";
 import type { SourceTool } from "../sources/source";
+import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
 import { STOPPED_REASON, type Turn, type TurnDeps } from "./turn";
 
@@ -65,11 +66,16 @@ async function executeToolCall(
     : runContext.signal;
   try {
     const result = capToolResult(
-      await source.callTool(tool.name, args, {
-        signal,
-        timeout: context.services.toolTimeout,
-        onProgress: (progress) => runContext.onProgress(progress),
-      }),
+      await measuredToolCall(
+        context.services.metrics,
+        { source: call.source, tool: tool.name, caller: "model" },
+        () =>
+          source.callTool(tool.name, args, {
+            signal,
+            timeout: context.services.toolTimeout,
+            onProgress: (progress) => runContext.onProgress(progress),
+          }),
+      ),
       context.services.toolResultLimit,
     );
     if (card) await cards.complete(card, result);

@@ -103,6 +103,7 @@ export async function runReply(
     // The stored history is resent unchanged next turn: providers may cache it.
     stablePrefixLength: started.prefixLength,
     stallTimeoutMs: context.services.modelStallTimeoutMs,
+    onModelRequest: () => context.services.metrics.modelRequest(context.services.model.provider),
     ...(onToolRequest === undefined
       ? {}
       : {
@@ -114,6 +115,7 @@ export async function runReply(
   });
   const status =
     result.status === "complete" ? "complete" : result.status === "stopped" ? "stopped" : "error";
+  context.services.metrics.turn(status, result.failure);
   const error =
     result.status === "error"
       ? (result.failure?.message ??

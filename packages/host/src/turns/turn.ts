@@ -169,7 +169,7 @@ export class Turn {
         });
         break;
       case "tool-refused":
-        this.#refuse(event.toolCallId, event.name, event.reason, where);
+        this.#refuse(event, where);
         break;
       default:
         break;
@@ -251,11 +251,10 @@ export class Turn {
 
   /** A call refused before it ran: the browser gets a row for it (it had no `tool:started`). */
   #refuse(
-    toolCallId: string,
-    modelName: string,
-    reason: string,
+    event: Extract<TurnEvent, { type: "tool-refused" }>,
     where: { chatId: string; conversationId: string; messageId: string },
   ): void {
+    const { toolCallId, name: modelName, reason } = event;
     const { emit, services } = this.deps.context;
     const names = this.callNames(modelName);
     this.parts.push(
@@ -277,8 +276,14 @@ export class Turn {
       startedAt: services.now(),
     });
     emit("tool:refused", { chatId: this.chatKey, toolCallId, name: names.name, reason });
-    // A card opened while the arguments streamed gets the refusal instead of a result.
-    void this.streamingCards.cancel(toolCallId, `Tool call rejected. ${reason}`);
+    // A card opened while the arguments streamed: when they could not be read (broken JSON), the
+    // call never was one, and the card goes away; a call a check refused keeps its card, which
+    // shows the refusal instead of a result.
+    if (event.check === "arguments") {
+      void this.streamingCards.withdraw(toolCallId, `Tool call rejected. ${reason}`);
+    } else {
+      void this.streamingCards.cancel(toolCallId, `Tool call rejected. ${reason}`);
+    }
   }
 
   /** How long a call ran, in ms (0 when its start is unknown). */

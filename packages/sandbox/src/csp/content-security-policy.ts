@@ -10,6 +10,7 @@ import { rejection, type Rejection } from "../rejection";
 import { cspDomainFields, type CspDomainField, type McpUiResourceCsp } from "../resource-metadata";
 import { SandboxConfigurationError } from "../sandbox-error";
 import { checkCspSource } from "./csp-source";
+import { frameAncestorsValue } from "./frame-ancestors";
 
 /** Most entries kept per list; the rest are reported as `too_many`. */
 export const maximumCspSourcesPerField = 32;
@@ -47,7 +48,10 @@ export const viewExecutionSources = {
 export interface ContentSecurityPolicyOptions {
   /** The chat page's origin; no entry may match it. */
   hostOrigin: string;
-  /** Origins allowed to embed the view: the sandbox proxy's. An empty list means `'none'`. */
+  /**
+   * Origins allowed to embed the view: the sandbox proxy's. An empty list means `'none'`; IPv6
+   * origins, which no browser reads in CSP, are left out (`frame-ancestors.ts`).
+   */
   frameAncestors: readonly string[];
   /**
    * The sandbox's own origins (`http://*.localhost:41234`, `https://*.sandbox.example.com`); no
@@ -70,9 +74,8 @@ export interface ContentSecurityPolicy {
 }
 
 function checkFrameAncestors(values: readonly string[]): string {
-  if (values.length === 0) return "'none'";
-  return values
-    .map((value) => {
+  return frameAncestorsValue(
+    values.map((value) => {
       const origin = httpOrigin(value);
       if (origin === undefined || !isHttpOrigin(value)) {
         throw new SandboxConfigurationError(
@@ -81,8 +84,8 @@ function checkFrameAncestors(values: readonly string[]): string {
         );
       }
       return origin;
-    })
-    .join(" ");
+    }),
+  );
 }
 
 function validateField(

@@ -1,3 +1,4 @@
+import { frameAncestorsValue } from "../csp/frame-ancestors";
 import { normalizeHostOrigin } from "../host-origin";
 import { proxyScript } from "./proxy-script";
 import { frameAllowMetaName, hostOriginMetaName, viewUrlMetaName } from "./sandbox-methods";
@@ -44,7 +45,7 @@ export function proxyPageCsp(hostOrigin: string, viewUrl: string, scriptHash: st
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${normalizeHostOrigin(hostOrigin)}`,
+    `frame-ancestors ${frameAncestorsValue([normalizeHostOrigin(hostOrigin)])}`,
   ].join("; ");
 }
 

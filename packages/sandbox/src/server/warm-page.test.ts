@@ -54,6 +54,16 @@ describe("the warm document", () => {
     );
   });
 
+  it("never lists the host's IPv6 origin, which Chromium refuses with a console error", async () => {
+    const warm = await handleSandboxRequest("http://notes.localhost:41234/warm", {
+      ...options,
+      hostOrigins: [hostOrigin, "http://localhost:3000", "http://[::1]:3000"],
+    });
+    expect(warm.headers["Content-Security-Policy"]).toBe(
+      `default-src 'none'; frame-ancestors http://proxy.localhost:41234 ${hostOrigin} http://localhost:3000`,
+    );
+  });
+
   it("is not served on other origins or methods", async () => {
     expect((await handleSandboxRequest("http://example.com/warm", options)).status).toBe(421);
     const post = await handleSandboxRequest("http://proxy.localhost:41234/warm", {

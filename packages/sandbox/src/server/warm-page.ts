@@ -1,6 +1,7 @@
 // The warm document: an empty page the chat page keeps in one hidden frame on the proxy's origin
 // (holding one more on a view's origin), so the browser has a process for each site running
 // before the first card opens. It runs nothing, loads nothing and never receives a view.
+import { frameAncestorsValue } from "../csp/frame-ancestors";
 import type { SandboxOrigins } from "../origins/sandbox-origins";
 
 /** Path of the warm document on every sandbox origin. */
@@ -33,8 +34,9 @@ export function renderWarmPage(
   hostOrigins: readonly string[],
   viewLabel: string | undefined,
 ): WarmPage {
-  const ancestors =
-    kind === "proxy" ? hostOrigins.join(" ") : [origins.proxyOrigin, ...hostOrigins].join(" ");
+  const ancestors = frameAncestorsValue(
+    kind === "proxy" ? hostOrigins : [origins.proxyOrigin, ...hostOrigins],
+  );
   let nested: string | undefined;
   if (kind === "proxy" && viewLabel !== undefined) {
     try {

@@ -61,6 +61,13 @@ export function anthropicFaultAnswer(fault: Extract<Fault, { kind: "http" }>): H
         ? { "retry-after": "1" }
         : {}
       : { "retry-after": String(fault.retryAfterSeconds) };
+  if (fault.reason === "out-of-credit") {
+    return anthropicError(
+      fault.status,
+      "invalid_request_error",
+      "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+    );
+  }
   switch (fault.status) {
     case 401:
       return anthropicError(401, "authentication_error", "invalid x-api-key");

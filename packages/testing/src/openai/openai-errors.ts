@@ -82,6 +82,14 @@ export function openaiFaultAnswer(
         ? { "retry-after": "1" }
         : {}
       : { "retry-after": String(fault.retryAfterSeconds) };
+  if (fault.reason === "out-of-credit") {
+    return openaiError(fault.status, {
+      message:
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+      type: "insufficient_quota",
+      code: "insufficient_quota",
+    });
+  }
   switch (fault.status) {
     case 401:
       return incorrectKey("sk-stand-in-revoked-key-0000");

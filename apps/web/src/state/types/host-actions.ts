@@ -47,4 +47,9 @@ export interface HostActions {
    * conversation joins its message where the server stores it. A known card keeps its state.
    */
   cardOpened(card: CardDescriptor): void;
+  /**
+   * The server withdrew a card whose call's arguments could not be read (`card:withdrawn`): it
+   * leaves its reply and the page (its view is torn down as its slot goes).
+   */
+  cardWithdrawn(instanceId: string): void;
 }

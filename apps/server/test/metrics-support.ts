@@ -1,0 +1,145 @@
+// What the metrics tests share: the published bundle (packages/mcp-chat-host/dist/cli.js, built
+// by `turbo run build`) started under plain node, a tab signed in as a browser would, and
+// scrapes read series by series. Every wait is bounded.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { connectSocketTestClient, type SocketTestClient } from "@mcp-chat-host/host/testing";
+import { expect } from "vitest";
+
+/** The bundle `npm start` and `npx mcp-chat-host` run. */
+export const bundle = fileURLToPath(
+  new URL("../../../packages/mcp-chat-host/dist/cli.js", import.meta.url),
+);
+
+/** A started bundle. */
+export interface RunningBundle {
+  /** The one-time sign-in URL it printed. */
+  signIn: string;
+  /** Its origin (`http://127.0.0.1:<port>`). */
+  origin: string;
+  /** The metrics listener's URL it printed (`--metrics-port`), if any. */
+  metricsUrl: string | undefined;
+  /** Its temporary folder (the data folder is in it), removed by `stop`. */
+  folder: string;
+  /** Stops it (SIGTERM), waits for its exit and removes its folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the bundle on a free port with a data folder of its own and the offline model.
+ *
+ * @param args - more arguments.
+ * @param environment - more environment variables.
+ * @throws when it exits first or prints no sign-in URL within `timeoutMs`.
+ */
+export function startBundle(
+  args: string[],
+  environment: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<RunningBundle> {
+  const folder = mkdtempSync(join(tmpdir(), "mch-metrics-"));
+  const child = spawn(
+    process.execPath,
+    [bundle, "--port", "0", "--data", join(folder, "data"), ...args],
+    {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: process.env["HOME"] ?? "",
+        LOG_LEVEL: "warn",
+        MODEL: "offline",
+        ...environment,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+    rmSync(folder, { recursive: true, force: true });
+  };
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`The bundle printed no sign-in URL in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const signIn = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=[\w-]+/.exec(output);
+      if (signIn === null) return;
+      clearTimeout(timer);
+      resolve({
+        signIn: signIn[0],
+        origin: signIn[1] ?? "",
+        // The CLI prints it before the sign-in URL.
+        metricsUrl: /Metrics for your scraper: (\S+)/.exec(output)?.[1],
+        folder,
+        stop,
+      });
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      rmSync(folder, { recursive: true, force: true });
+      reject(new Error(`The bundle exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+}
+
+/** Spends the sign-in URL as a browser does and connects a tab. */
+export async function signIn(signInUrl: string, tabId = "metrics-tab"): Promise<SocketTestClient> {
+  const response = await fetch(signInUrl, { redirect: "manual" });
+  const cookie = response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+  const binding = /<meta name="mch-session-binding" content="([^"]*)">/.exec(
+    await response.text(),
+  )?.[1];
+  return connectSocketTestClient(new URL(signInUrl).origin, { tabId, cookie, binding });
+}
+
+/**
+ * Scrapes a metrics URL; fails the test on anything but 200 in the Prometheus text format.
+ *
+ * @param token - sent as `Authorization: Bearer <token>` when given.
+ */
+export async function scrape(url: string, token?: string): Promise<string> {
+  const response = await fetch(url, {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+  return response.text();
+}
+
+/**
+ * The value of the first series of `name` whose labels include `labels` (0 when none is there,
+ * as Prometheus reads a counter that never moved).
+ */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split("\n")) {
+    const match = /^([a-z_]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
+    if (match?.[1] !== name) continue;
+    const present = (match[2] ?? "").split(",");
+    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
+  }
+  return 0;
+}
+
+/** Opens the Notes card through a turn of the offline model; resolves once its result is in. */
+export async function openNotes(client: SocketTestClient, text: string): Promise<string> {
+  const snapshot = await client.value("session:hello", {});
+  const chatId = snapshot.chats[0]?.id ?? "";
+  const opened = client.next("card:opened", (payload) => payload.card.tool === "open-notes");
+  await client.value("message:send", {
+    chatId,
+    text: `/call open-notes ${JSON.stringify({ text })}`,
+    clientId: `metrics-${text}`,
+  });
+  const { instanceId } = (await opened).card;
+  await client.next("card:result", (payload) => payload.instanceId === instanceId);
+  return instanceId;
+}
