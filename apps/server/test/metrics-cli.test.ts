@@ -4,7 +4,8 @@
 // bearer of METRICS_TOKEN only, and every tool call sent to a source is counted once, a refused
 // page call not at all.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { metricSample, type SocketTestClient } from "@mcp-chat-host/host/testing";
@@ -124,6 +125,24 @@ describe("/metrics of the published program", () => {
       });
       expect(response.status).toBe(404);
       expect(await response.text()).not.toContain("mcp_chat_host_");
+    }
+  });
+
+  it("does not start on a metrics port in use, and says so in a sentence", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const failed = await startBundle(["--metrics-port", String(port)], {}).then(
+        () => "started",
+        (error: unknown) => String(error),
+      );
+      expect(failed).toContain(
+        `The metrics port ${port} on 127.0.0.1 is in use; choose another --metrics-port`,
+      );
+      expect(failed).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });
