@@ -71,6 +71,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   mkdirSync(folder, { recursive: true });
   const names = options.nodes ?? ["a", "b"];
   const sessionSecret = randomBytes(36).toString("base64url");
+  // Every node serves its own /metrics to the bearer of this token (ClusterNode.metrics).
+  const metricsToken = randomBytes(24).toString("base64url");
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => {});
@@ -105,6 +107,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
           REDIS_URL: redis.url,
           NODE_ID: name,
           SESSION_SECRET: sessionSecret,
+          METRICS_TOKEN: metricsToken,
         },
       });
       stops.push(() => node.stop());

@@ -8,6 +8,7 @@ import {
   createHostServer,
   isStoreError,
   loadMcpConfig,
+  MetricsListenerError,
   ProcessLedger,
   type McpConfig,
 } from "@mcp-chat-host/host";
@@ -170,7 +171,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // A data folder that can't be made private (another user's) is a sentence, not a stack.
   console.error(
-    error instanceof CliError || isStoreError(error) || error instanceof ClusterStartError
+    error instanceof CliError ||
+      isStoreError(error) ||
+      error instanceof ClusterStartError ||
+      error instanceof MetricsListenerError
       ? error.message
       : error,
   );

@@ -336,11 +336,16 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         });
       });
       const address = await http.listen(listenOptions);
-      const metricsUrl = await telemetry.start({
-        sessions: () => registry.size,
-        sockets: () => http.io.of("/").sockets.size,
-        readiness: () => cluster.readiness(store),
-      });
+      const metricsUrl = await telemetry
+        .start({
+          sessions: () => registry.size,
+          sockets: () => http.io.of("/").sockets.size,
+          readiness: () => cluster.readiness(store),
+        })
+        .catch(async (error: unknown) => {
+          await server.close();
+          throw error;
+        });
       if (metricsUrl !== undefined) logger.info({ url: metricsUrl }, "Serving metrics.");
       logger.info({ url: address.url, model: modelName }, "mcp-chat-host is listening");
       return address;

@@ -8,6 +8,8 @@
 // Server and sessions
 export { createHostServer, defaultSession, hostOptionsFromConfig } from "./create-host-server";
 export type { HostServer, HostServerOptions } from "./create-host-server";
+export type { MetricsOptions } from "./telemetry/metrics-setup";
+export { MetricsListenerError } from "./telemetry/metrics-listener-error";
 export type { Session } from "./session/session";
 export type { BuiltContext, SessionUser } from "./session/session-context";
 export type { SessionFunction } from "./session/session-registry";
