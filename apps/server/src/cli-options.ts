@@ -25,6 +25,8 @@ export interface CliOptions {
   sandboxOriginTemplate: string | undefined;
   /** With the template: the port this node serves the sandbox on (`--sandbox-port`). */
   sandboxPort: number | undefined;
+  /** Where the log goes (`--log-file`, else `$LOG_FILE`); none: stdout, then stderr if it breaks. */
+  logFile: string | undefined;
   help: boolean;
 }
 
@@ -55,6 +57,9 @@ Options:
   --sandbox-origin-template <t>
                          app views at https://{source}.sandbox.example.com (a deployment)
   --sandbox-port <n>     with the template: the port this node serves those names on
+  --log-file <path>      append the JSON log to <path> (default: $LOG_FILE, else stdout;
+                         stderr once stdout or the file fails; lines a slow reader can't take
+                         are dropped and counted, never waited for)
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   -h, --help             show this text
@@ -101,6 +106,7 @@ export function parseCliOptions(
         "drain-timeout": { type: "string" },
         "sandbox-origin-template": { type: "string" },
         "sandbox-port": { type: "string" },
+        "log-file": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -155,6 +161,7 @@ export function parseCliOptions(
     drainTimeout,
     sandboxOriginTemplate: values["sandbox-origin-template"],
     sandboxPort,
+    logFile: values["log-file"] ?? (env["LOG_FILE"] || undefined),
     auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,

@@ -18,6 +18,7 @@ import { prepareDataFolder } from "./data-folder";
 import { builtViewsFolder, builtWebFolder } from "./asset-folders";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
+import { logTargets, NonBlockingLogDestination } from "./log-destination";
 import { fileSandboxPorts } from "./sandbox-ports";
 import { withdrawSecrets } from "./secret-environment";
 import { scrubStartEnvironment } from "./start-environment";
@@ -47,12 +48,16 @@ async function main(): Promise<void> {
     return;
   }
   const webRoot = options.webRoot === undefined ? builtWebRoot : resolve(options.webRoot);
-  const logger = pino({
-    level: environment["LOG_LEVEL"] ?? "info",
-    ...(process.stdout.isTTY
-      ? { transport: { target: "pino-pretty", options: { colorize: true } } }
-      : {}),
-  });
+  const logLevel = environment["LOG_LEVEL"] ?? "info";
+  // A terminal gets pretty lines; a pipe or a file gets JSON through a destination that never
+  // blocks the event loop (a log reader that stops reading must not stop SIGTERM).
+  const logger =
+    process.stdout.isTTY && options.logFile === undefined
+      ? pino({
+          level: logLevel,
+          transport: { target: "pino-pretty", options: { colorize: true } },
+        })
+      : pino({ level: logLevel }, new NonBlockingLogDestination(logTargets(options.logFile)));
   if (withdrawn.length > 0) {
     logger.info(
       {
