@@ -27,6 +27,10 @@ export interface CliOptions {
   sandboxPort: number | undefined;
   /** Where the log goes (`--log-file`, else `$LOG_FILE`); none: stdout, then stderr if it breaks. */
   logFile: string | undefined;
+  /** The Postgres server's CA file (`--database-ca-file`, else `$PGSSLROOTCERT`). */
+  databaseCaFile: string | undefined;
+  /** Redis's CA file for a `rediss://` URL (`--redis-ca-file`, else `$REDIS_TLS_CA_FILE`). */
+  redisCaFile: string | undefined;
   help: boolean;
 }
 
@@ -52,6 +56,11 @@ Options:
   --database <url>       postgres://… : keep the data in PostgreSQL (several nodes share it)
                          (default: $DATABASE_URL, else the SQLite file in --data)
   --redis <url>          redis://… : deliver updates across nodes (default: $REDIS_URL)
+  --database-ca-file <f> PEM file of the CA that signed PostgreSQL's certificate (default:
+                         $PGSSLROOTCERT); TLS with sslmode=verify-full unless the URL sets one
+  --redis-ca-file <f>    PEM file of the CA that signed Redis's certificate, with a rediss://
+                         URL (default: $REDIS_TLS_CA_FILE); a password goes in the URL:
+                         redis://user:password@host:port
   --node-id <id>         this node's name in a cluster (default: $NODE_ID, else generated)
   --drain-timeout <s>    on SIGTERM, how long running replies may finish (default 30)
   --sandbox-origin-template <t>
@@ -107,6 +116,8 @@ export function parseCliOptions(
         "sandbox-origin-template": { type: "string" },
         "sandbox-port": { type: "string" },
         "log-file": { type: "string" },
+        "database-ca-file": { type: "string" },
+        "redis-ca-file": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -162,6 +173,8 @@ export function parseCliOptions(
     sandboxOriginTemplate: values["sandbox-origin-template"],
     sandboxPort,
     logFile: values["log-file"] ?? (env["LOG_FILE"] || undefined),
+    databaseCaFile: values["database-ca-file"] ?? (env["PGSSLROOTCERT"] || undefined),
+    redisCaFile: values["redis-ca-file"] ?? (env["REDIS_TLS_CA_FILE"] || undefined),
     auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,

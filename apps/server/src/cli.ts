@@ -1,6 +1,6 @@
 // The runnable host: `npm start` (see --help). Serves the web app, the example apps, the offline
 // model by default and a SQLite file under ./data, and prints a one-time sign-in URL.
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -93,6 +93,12 @@ async function main(): Promise<void> {
     ...(options.redis === undefined ? {} : { redisUrl: options.redis }),
     ...(options.nodeId === undefined ? {} : { nodeId: options.nodeId }),
     drainTimeout: options.drainTimeout,
+    ...(options.databaseCaFile === undefined
+      ? {}
+      : { databaseCaFile: readableFile(options.databaseCaFile, "--database-ca-file") }),
+    ...(options.redisCaFile === undefined
+      ? {}
+      : { redisCaFile: readableFile(options.redisCaFile, "--redis-ca-file") }),
     ...(options.sandboxOriginTemplate === undefined
       ? {}
       : {
@@ -147,6 +153,17 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** The absolute path of a file the server must read, or a sentence saying it can't. */
+function readableFile(path: string, option: string): string {
+  const absolute = resolve(path);
+  try {
+    accessSync(absolute, constants.R_OK);
+  } catch {
+    throw new CliError(`${option}: the file ${JSON.stringify(path)} cannot be read.`);
+  }
+  return absolute;
 }
 
 main().catch((error: unknown) => {
