@@ -159,7 +159,7 @@ function redisTlsOptions(url: string, caFile: string | undefined): { tls?: true;
  * The sentence a node prints when its first connection to Redis fails: what failed and which
  * setting to check, without Redis's address or its own words.
  */
-export function redisStartRefusal(error: unknown): string {
+function redisStartRefusal(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (/WRONGPASS|NOAUTH|invalid (username-)?password|AUTH .*without any password/i.test(message)) {

@@ -7,7 +7,7 @@ type AllowRequest = (
 ) => void;
 
 /** What a tab that tries to connect to a draining node is told (it reconnects, elsewhere). */
-export const drainingRefusal = "This server is stopping; connect again to reach another one.";
+const drainingRefusal = "This server is stopping; connect again to reach another one.";
 
 /**
  * Wraps socket.io's `allowRequest`: while the node drains, every new handshake is refused (the

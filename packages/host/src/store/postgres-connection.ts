@@ -32,7 +32,7 @@ export interface PostgresConnectionOptions {
  * @param caFile - the CA's PEM file, or undefined.
  * @returns the URL to connect with.
  */
-export function withCaFile(url: string, caFile: string | undefined): string {
+function withCaFile(url: string, caFile: string | undefined): string {
   if (caFile === undefined) return url;
   const parsed = new URL(url);
   if (!parsed.searchParams.has("sslrootcert")) parsed.searchParams.set("sslrootcert", caFile);

@@ -51,7 +51,7 @@ export type PostgresFailureKind =
  * @param error - the thrown value (not a `StoreError`: pass its `cause`).
  * @returns the kind.
  */
-export function postgresFailureKind(error: unknown): PostgresFailureKind {
+function postgresFailureKind(error: unknown): PostgresFailureKind {
   const state = sqlStateOf(error);
   if (state === "53100") return "full";
   if (busyStates.has(state)) return "busy";
