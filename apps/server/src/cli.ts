@@ -51,13 +51,21 @@ async function main(): Promise<void> {
   const logLevel = environment["LOG_LEVEL"] ?? "info";
   // A terminal gets pretty lines; a pipe or a file gets JSON through a destination that never
   // blocks the event loop (a log reader that stops reading must not stop SIGTERM).
-  const logger =
+  const destination =
     process.stdout.isTTY && options.logFile === undefined
+      ? null
+      : new NonBlockingLogDestination(logTargets(options.logFile));
+  const logger =
+    destination === null
       ? pino({
           level: logLevel,
           transport: { target: "pino-pretty", options: { colorize: true } },
         })
-      : pino({ level: logLevel }, new NonBlockingLogDestination(logTargets(options.logFile)));
+      : pino({ level: logLevel }, destination);
+  // The last lines get up to a second to reach their reader; a stalled one never holds the exit.
+  const exit = (code: number) => {
+    void (destination?.flushed(1_000) ?? Promise.resolve()).then(() => process.exit(code));
+  };
   if (withdrawn.length > 0) {
     logger.info(
       {
@@ -144,10 +152,10 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), (graceSeconds + 10) * 1_000);
     forced.unref();
     (signal === "SIGTERM" ? server.drain(graceSeconds) : server.close()).then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
+        exit(1);
       },
     );
   };

@@ -59,4 +59,18 @@ describe("NonBlockingLogDestination", () => {
     expect(destination.current).toBeNull();
     expect(() => destination.write("three\n")).not.toThrow();
   });
+
+  it("waits for the last lines before an exit, but never longer than it was told", async () => {
+    const stalled = stalledStream();
+    const destination = new NonBlockingLogDestination([{ name: "stdout", stream: stalled.stream }]);
+    destination.write("first\n");
+    destination.write("last\n");
+    const started = Date.now();
+    await destination.flushed(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    const flushed = destination.flushed(5_000);
+    stalled.open();
+    await flushed;
+    expect(stalled.taken.join("")).toBe("first\nlast\n");
+  });
 });

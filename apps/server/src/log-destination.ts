@@ -52,6 +52,30 @@ export class NonBlockingLogDestination {
     return this.#targets[0] ?? null;
   }
 
+  /**
+   * Resolves once what waits for the current target was handed to it, or after `timeoutMs`
+   * (before an exit: the last lines get a chance, a stalled reader never holds the exit).
+   */
+  flushed(timeoutMs: number): Promise<void> {
+    const target = this.current;
+    if (target === null || target.stream.writableLength === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        target.stream.off("error", done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      target.stream.once("error", done);
+      // An empty write's callback runs once everything before it was handed on.
+      try {
+        target.stream.write("", done);
+      } catch {
+        done();
+      }
+    });
+  }
+
   /** Writes one line (pino's destination contract); never throws, never waits. */
   write(line: string): void {
     const target = this.current;

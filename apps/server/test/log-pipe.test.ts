@@ -2,7 +2,7 @@
 // host keeps answering while its stdout pipe is full, moves its log to stderr on EPIPE, and
 // SIGTERM still drains and exits within its timeout.
 import { request } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@mcp-chat-host/testing";
@@ -85,4 +85,64 @@ describe("the published program with a log reader that went away", () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     }
   }, 90_000);
+
+  it("exits within the drain timeout on SIGTERM while stdout is still full and unread", async () => {
+    const data = mkdtempSync(join(tmpdir(), "log-pipe-"));
+    folders.push(data);
+    const port = await freePort();
+    const child = spawnBundle(
+      ["--port", String(port), "--data", data, "--no-examples", "--drain-timeout", "2"],
+      { PATH: process.env["PATH"] ?? "", HOME: data, LOG_LEVEL: "debug" },
+    );
+    child.stdout?.pause();
+    try {
+      await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200);
+      for (let batch = 0; batch < 40; batch += 1) {
+        await Promise.all(Array.from({ length: 50 }, () => refusedRequest(port)));
+      }
+      child.kill("SIGTERM");
+      expect(await exitWithin(child, 8_000)).toEqual({ code: 0, signal: null });
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  }, 90_000);
+
+  it("writes the log to --log-file (owner only), leaving stdout to the sign-in URL", async () => {
+    const data = mkdtempSync(join(tmpdir(), "log-file-"));
+    folders.push(data);
+    const port = await freePort();
+    const logFile = join(data, "host.log");
+    const child = spawnBundle(
+      [
+        "--port",
+        String(port),
+        "--data",
+        join(data, "data"),
+        "--no-examples",
+        "--log-file",
+        logFile,
+      ],
+      { PATH: process.env["PATH"] ?? "", HOME: data, LOG_LEVEL: "info" },
+    );
+    let stdout = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    try {
+      await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200);
+      expect(await refusedRequest(port)).toBe(421);
+      child.kill("SIGTERM");
+      expect(await exitWithin(child, 15_000)).toEqual({ code: 0, signal: null });
+      expect(stdout).toContain("?token=");
+      expect(stdout).not.toContain('"level"');
+      const lines = readFileSync(logFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line: { msg: string }) => line.msg)).toEqual(
+        expect.arrayContaining(["mcp-chat-host is listening", "shutting down"]),
+      );
+      expect(statSync(logFile).mode & 0o777).toBe(0o600);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  }, 60_000);
 });
