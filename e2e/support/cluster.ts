@@ -82,7 +82,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   try {
     const postgres = await startPostgres();
     stops.push(() => postgres.stop());
-    const redis = await startRedis();
+    // As operators run it: an ACL user with a password, both in REDIS_URL (issue 18, item 5).
+    const redis = await startRedis({
+      user: "mcp-chat-host",
+      password: randomBytes(18).toString("base64url"),
+    });
     stops.push(() => redis.stop());
     // 0 (or none) asks for a free port; it is chosen here, since the nodes must know it.
     const balancerPort =

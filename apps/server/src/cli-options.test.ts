@@ -51,6 +51,31 @@ describe("parseCliOptions", () => {
     expect(usage).toMatch(/--example-views <dir>/);
   });
 
+  it("reads the log file and the CA files from the flags, else the environment", () => {
+    expect(
+      parseCliOptions([], {
+        LOG_FILE: "/var/log/chat.jsonl",
+        PGSSLROOTCERT: "/etc/chat/db-ca.pem",
+        REDIS_TLS_CA_FILE: "/etc/chat/redis-ca.pem",
+      }),
+    ).toMatchObject({
+      logFile: "/var/log/chat.jsonl",
+      databaseCaFile: "/etc/chat/db-ca.pem",
+      redisCaFile: "/etc/chat/redis-ca.pem",
+    });
+    expect(
+      parseCliOptions(
+        ["--log-file", "chat.log", "--database-ca-file", "db.pem", "--redis-ca-file", "r.pem"],
+        { LOG_FILE: "/elsewhere", PGSSLROOTCERT: "/elsewhere", REDIS_TLS_CA_FILE: "/elsewhere" },
+      ),
+    ).toMatchObject({ logFile: "chat.log", databaseCaFile: "db.pem", redisCaFile: "r.pem" });
+    expect(parseCliOptions([], {})).toMatchObject({
+      logFile: undefined,
+      databaseCaFile: undefined,
+      redisCaFile: undefined,
+    });
+  });
+
   it("reads a node's cluster settings from the flags, else the environment", () => {
     const fromEnvironment = parseCliOptions([], {
       DATABASE_URL: "postgres://chat@db:5432/chat",

@@ -36,6 +36,12 @@ export interface CliOptions {
   modelStallTimeout: number | undefined;
   /** The folder the example apps read their built pages from (`--example-views`); undefined: the built ones. */
   exampleViews: string | undefined;
+  /** Where the log goes (`--log-file`, else `$LOG_FILE`); none: stdout, then stderr if it breaks. */
+  logFile: string | undefined;
+  /** The Postgres server's CA file (`--database-ca-file`, else `$PGSSLROOTCERT`). */
+  databaseCaFile: string | undefined;
+  /** Redis's CA file for a `rediss://` URL (`--redis-ca-file`, else `$REDIS_TLS_CA_FILE`). */
+  redisCaFile: string | undefined;
   help: boolean;
 }
 
@@ -61,6 +67,11 @@ Options:
   --database <url>       postgres://… : keep the data in PostgreSQL (several nodes share it)
                          (default: $DATABASE_URL, else the SQLite file in --data)
   --redis <url>          redis://… : deliver updates across nodes (default: $REDIS_URL)
+  --database-ca-file <f> PEM file of the CA that signed PostgreSQL's certificate (default:
+                         $PGSSLROOTCERT); TLS with sslmode=verify-full unless the URL sets one
+  --redis-ca-file <f>    PEM file of the CA that signed Redis's certificate, with a rediss://
+                         URL (default: $REDIS_TLS_CA_FILE); a password goes in the URL:
+                         redis://user:password@host:port
   --node-id <id>         this node's name in a cluster (default: $NODE_ID, else generated)
   --drain-timeout <s>    on SIGTERM, how long running replies may finish (default 30)
   --sandbox-origin-template <t>
@@ -69,6 +80,9 @@ Options:
   --metrics-port <n>     serve Prometheus metrics at /metrics on this port, without a token:
                          bind it where only your scraper reaches (see also METRICS_TOKEN)
   --metrics-host <addr>  the address of that listener (default 127.0.0.1)
+  --log-file <path>      append the JSON log to <path> (default: $LOG_FILE, else stdout;
+                         stderr once stdout or the file fails; lines a slow reader can't take
+                         are dropped and counted, never waited for)
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   --model-stall-timeout <s>
@@ -127,6 +141,9 @@ export function parseCliOptions(
         "metrics-host": { type: "string" },
         "model-stall-timeout": { type: "string" },
         "example-views": { type: "string" },
+        "log-file": { type: "string" },
+        "database-ca-file": { type: "string" },
+        "redis-ca-file": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -206,6 +223,9 @@ export function parseCliOptions(
     drainTimeout,
     sandboxOriginTemplate: values["sandbox-origin-template"],
     sandboxPort,
+    logFile: values["log-file"] ?? (env["LOG_FILE"] || undefined),
+    databaseCaFile: values["database-ca-file"] ?? (env["PGSSLROOTCERT"] || undefined),
+    redisCaFile: values["redis-ca-file"] ?? (env["REDIS_TLS_CA_FILE"] || undefined),
     auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,

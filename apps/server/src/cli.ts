@@ -1,6 +1,6 @@
 // The runnable host: `npm start` (see --help). Serves the web app, the example apps, the offline
 // model by default and a SQLite file under ./data, and prints a one-time sign-in URL.
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
@@ -20,6 +20,7 @@ import { metricsTokenFrom, SHORT_METRICS_TOKEN_CHARS } from "./metrics-token";
 import { builtViewsFolder, builtWebFolder } from "./asset-folders";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
+import { logTargets, NonBlockingLogDestination } from "./log-destination";
 import { fileSandboxPorts } from "./sandbox-ports";
 import { withdrawSecrets } from "./secret-environment";
 import { scrubStartEnvironment } from "./start-environment";
@@ -49,12 +50,24 @@ async function main(): Promise<void> {
     return;
   }
   const webRoot = options.webRoot === undefined ? builtWebRoot : resolve(options.webRoot);
-  const logger = pino({
-    level: environment["LOG_LEVEL"] ?? "info",
-    ...(process.stdout.isTTY
-      ? { transport: { target: "pino-pretty", options: { colorize: true } } }
-      : {}),
-  });
+  const logLevel = environment["LOG_LEVEL"] ?? "info";
+  // A terminal gets pretty lines; a pipe or a file gets JSON through a destination that never
+  // blocks the event loop (a log reader that stops reading must not stop SIGTERM).
+  const destination =
+    process.stdout.isTTY && options.logFile === undefined
+      ? null
+      : new NonBlockingLogDestination(logTargets(options.logFile));
+  const logger =
+    destination === null
+      ? pino({
+          level: logLevel,
+          transport: { target: "pino-pretty", options: { colorize: true } },
+        })
+      : pino({ level: logLevel }, destination);
+  // The last lines get up to a second to reach their reader; a stalled one never holds the exit.
+  const exit = (code: number) => {
+    void (destination?.flushed(1_000) ?? Promise.resolve()).then(() => process.exit(code));
+  };
   if (withdrawn.length > 0) {
     logger.info(
       {
@@ -103,6 +116,12 @@ async function main(): Promise<void> {
     ...(options.modelStallTimeout === undefined
       ? {}
       : { modelStallTimeout: options.modelStallTimeout }),
+    ...(options.databaseCaFile === undefined
+      ? {}
+      : { databaseCaFile: readableFile(options.databaseCaFile, "--database-ca-file") }),
+    ...(options.redisCaFile === undefined
+      ? {}
+      : { redisCaFile: readableFile(options.redisCaFile, "--redis-ca-file") }),
     ...(options.sandboxOriginTemplate === undefined
       ? {}
       : {
@@ -157,15 +176,26 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), (graceSeconds + 10) * 1_000);
     forced.unref();
     (signal === "SIGTERM" ? server.drain(graceSeconds) : server.close()).then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
+        exit(1);
       },
     );
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** The absolute path of a file the server must read, or a sentence saying it can't. */
+function readableFile(path: string, option: string): string {
+  const absolute = resolve(path);
+  try {
+    accessSync(absolute, constants.R_OK);
+  } catch {
+    throw new CliError(`${option}: the file ${JSON.stringify(path)} cannot be read.`);
+  }
+  return absolute;
 }
 
 main().catch((error: unknown) => {

@@ -32,6 +32,7 @@ import type { HostStore } from "./store/host-store";
 import { openStore } from "./store/open-store";
 import { measuredStore } from "./telemetry/measured-store";
 import { type MetricsOptions, setUpMetrics } from "./telemetry/metrics-setup";
+import { postgresStartRefusal } from "./store/postgres-errors";
 
 /** Options of {@link createHostServer}. */
 export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "toWireError"> {
@@ -91,6 +92,13 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   now?: () => number;
   /** Prometheus metrics at `GET /metrics` (see docs/deployment.md); none: off. */
   metrics?: MetricsOptions;
+  /**
+   * A PEM file of the CA that signed the Postgres server's certificate: the URL's `sslrootcert`
+   * (with `sslmode=verify-full` unless the URL sets a mode). Default none.
+   */
+  databaseCaFile?: string;
+  /** A PEM file of the CA that signed Redis's certificate, for a `rediss://` URL. Default none. */
+  redisCaFile?: string;
 }
 
 /** A running (or ready to run) host. */
@@ -131,16 +139,26 @@ export interface HostServer {
  * Opens the store a specification names; a database that cannot be reached is a start refusal
  * that says so.
  */
-async function openNamedStore(spec: string, logger: Logger): Promise<HostStore> {
+async function openNamedStore(
+  spec: string,
+  logger: Logger,
+  caFile: string | undefined,
+): Promise<HostStore> {
   try {
-    return await openStore(spec, { logger });
+    return await openStore(spec, { logger, ...(caFile === undefined ? {} : { caFile }) });
   } catch (error) {
     if (!/^postgres(ql)?:/i.test(spec)) throw error;
-    throw new ClusterStartError(
-      "database",
-      `The database at ${redactUrl(spec)} cannot be reached (${withoutCredentials((error as Error).message, spec)}); this node does not start. Check DATABASE_URL and that PostgreSQL is running.`,
-      { cause: error },
+    // The sentence names the setting to check; the driver's text (with the server's address) is
+    // for the log only, its credentials taken out.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    logger.error(
+      {
+        database: redactUrl(spec),
+        detail: withoutCredentials(cause instanceof Error ? cause.message : String(cause), spec),
+      },
+      "the database could not be opened",
     );
+    throw new ClusterStartError("database", postgresStartRefusal(error), { cause: error });
   }
 }
 
@@ -245,14 +263,24 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       const opened = measuredStore(
         typeof options.store === "object"
           ? options.store
-          : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger),
+          : await openNamedStore(
+              options.store ?? "sqlite:./data/mcp-chat-host.db",
+              logger,
+              options.databaseCaFile,
+            ),
         telemetry.metrics,
       );
       let cluster: ClusterNode;
       try {
         cluster = await ClusterNode.start(
           http.io,
-          { nodeId, redisUrl, leases, leaseTtlMs: options.leaseTtlMs },
+          {
+            nodeId,
+            redisUrl,
+            leases,
+            leaseTtlMs: options.leaseTtlMs,
+            redisCaFile: options.redisCaFile,
+          },
           logger,
         );
       } catch (error) {

@@ -156,6 +156,10 @@ export interface HttpLayer {
    * @throws {HttpLayerError} as {@link HttpLayer.signInUrl}; the store's error when it can't save.
    */
   mintSignInUrl(): Promise<string>;
-  /** Stops accepting new connections (a drain); open sockets keep working until `close()`. */
+  /**
+   * Starts a drain: `/readyz` answers 503 with `draining: true` and new socket handshakes are
+   * refused, while the listener stays open (so a balancer's probe is answered, not refused) and
+   * open sockets keep working until `close()`.
+   */
   stopAccepting(): void;
 }

@@ -18,6 +18,7 @@ import { routeErrorHandler } from "./route-error-handler";
 import { SandboxListeners } from "./sandbox-listeners";
 import { baseSecurityHeaders, hostPageCsp } from "./security-headers";
 import { SessionCookies } from "./session-cookie";
+import { refuseWhileDraining } from "./drain-guard";
 import { handshakeOriginCheck, socketAuth } from "./socket-guard";
 import { tokenExchange } from "./token-exchange";
 import { webApp } from "./web-app";
@@ -66,6 +67,9 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   let latestToken = auth.mode === "token" ? tokens.mint() : undefined;
   let policy: OriginPolicy | undefined;
   let state: "idle" | "listening" | "closed" = "idle";
+  // Draining: the listener stays open (a balancer's probe must get a 503, never a refused
+  // connection) but new socket handshakes are refused; `close()` ends it.
+  let draining = false;
 
   const sandbox = new SandboxListeners({
     bindAddress: () => bindAddress,
@@ -101,7 +105,8 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
         : options.readiness === undefined
           ? { ok: true }
           : await options.readiness().catch(() => ({ ok: false }));
-    response.status(report.ok ? 200 : 503).json(report);
+    const answer = draining ? { ...report, ok: false, draining: true } : report;
+    response.status(answer.ok ? 200 : 503).json(answer);
   });
   // A scraper names the node by its address, so `/metrics` comes before the Host check too.
   app.get("/metrics", options.metricsRoute ?? notFound());
@@ -155,7 +160,10 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     serveClient: false,
     transports: ["websocket"],
     maxHttpBufferSize,
-    allowRequest: handshakeOriginCheck(() => policy, logger),
+    allowRequest: refuseWhileDraining(
+      () => draining,
+      handshakeOriginCheck(() => policy, logger),
+    ),
   });
   // Every namespace, including ones created later, authenticates its handshakes.
   const authenticateSocket = socketAuth(authenticator, logger);
@@ -246,7 +254,7 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
       return url;
     },
     stopAccepting() {
-      httpServer.close();
+      draining = true;
     },
     signInUrl() {
       if (auth.mode !== "token") {
