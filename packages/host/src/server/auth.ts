@@ -186,7 +186,8 @@ export class Authenticator {
    * mode (an operator cookie is no OpenID sign-in, nor the other way round, even under one key).
    */
   private cookieUser(cookie: SessionCookieValue): HostUser | null {
-    if (this.options.mode === "token") return cookie.userId === this.operator.id ? this.operator : null;
+    if (this.options.mode === "token")
+      return cookie.userId === this.operator.id ? this.operator : null;
     if (this.options.mode === "oidc" && cookie.userId.startsWith(OIDC_USER_PREFIX)) {
       return { id: cookie.userId, name: cookie.userName ?? cookie.userId };
     }

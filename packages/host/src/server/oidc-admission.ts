@@ -85,7 +85,10 @@ export function admitOidcPerson(claims: OidcClaims, options: CheckedOidcOptions)
     }
   }
   const name =
-    claimText(claims.name) ?? email ?? claimText(claims.preferred_username) ?? claimText(claims.sub);
+    claimText(claims.name) ??
+    email ??
+    claimText(claims.preferred_username) ??
+    claimText(claims.sub);
   const id = oidcUserId(claims.iss, claims.sub);
   return { admitted: true, user: { id, name: name ?? id } };
 }

@@ -99,7 +99,9 @@ export function checkOidcOptions(options: OidcOptions): CheckedOidcOptions {
       "auth.clientId is empty; give the client id the provider registered for this host.",
     );
   }
-  const allowedDomains = (options.allowedDomains ?? []).map((domain) => domain.trim().toLowerCase());
+  const allowedDomains = (options.allowedDomains ?? []).map((domain) =>
+    domain.trim().toLowerCase(),
+  );
   for (const domain of allowedDomains) {
     if (!DOMAIN.test(domain)) {
       throw new HttpLayerError(

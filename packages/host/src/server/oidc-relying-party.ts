@@ -54,11 +54,22 @@ const CHECK_FAILURES = new Set([
  */
 function asFailure(error: unknown): OidcFailure {
   if (error instanceof OidcFailure) return error;
-  if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) {
+  if (
+    error instanceof client.ResponseBodyError ||
+    error instanceof client.AuthorizationResponseError
+  ) {
     return new OidcFailure("refused", error.message, error.error, error);
   }
   if (error instanceof client.ClientError && CHECK_FAILURES.has(error.code ?? "")) {
-    return new OidcFailure("invalid", `${error.code ?? ""}: ${error.message}`, undefined, error);
+    // The cause says which check (`unexpected JWT "aud" (audience) claim value`); its own
+    // cause holds the claims, which stay out of the log.
+    const check = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    return new OidcFailure(
+      "invalid",
+      `${error.code ?? ""}: ${error.message}${check}`,
+      undefined,
+      error,
+    );
   }
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   const detail =
@@ -125,10 +136,16 @@ export class OidcRelyingParty {
    *
    * @param redirectUri - the host's `/auth/callback`.
    * @param state - the flow's random `state`.
+   * @param anotherAccount - ask the provider to sign in again (`prompt=login`), so a person
+   *   refused here can choose another account.
    * @returns the provider's authorization URL and the secrets to keep until the answer.
    * @throws {OidcFailure} `unreachable` when the provider cannot be discovered.
    */
-  async start(redirectUri: string, state: string): Promise<{ url: URL; secrets: OidcFlowSecrets }> {
+  async start(
+    redirectUri: string,
+    state: string,
+    anotherAccount = false,
+  ): Promise<{ url: URL; secrets: OidcFlowSecrets }> {
     const configuration = await this.discovered();
     const codeVerifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
@@ -139,6 +156,7 @@ export class OidcRelyingParty {
       nonce,
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: "S256",
+      ...(anotherAccount ? { prompt: "login" } : {}),
     });
     return { url, secrets: { nonce, codeVerifier } };
   }
@@ -164,7 +182,13 @@ export class OidcRelyingParty {
       });
       const claims = tokens.claims();
       if (claims === undefined) throw new OidcFailure("invalid", "The answer has no ID token.");
-      return claims as OidcClaims;
+      // Many providers keep the profile claims (email, name, groups) out of the ID token of the
+      // code flow and answer them at the userinfo endpoint, for the token's own `sub` only.
+      if (configuration.serverMetadata().userinfo_endpoint === undefined) {
+        return claims as OidcClaims;
+      }
+      const profile = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+      return { ...profile, ...claims } as OidcClaims;
     } catch (error) {
       throw asFailure(error);
     }

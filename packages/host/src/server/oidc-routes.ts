@@ -12,9 +12,7 @@ import type { SessionCookies } from "./session-cookie";
 
 /** What {@link SharedSignInStates.takeSignInState} found (the store's answer). */
 export type SignInStateOutcome =
-  | { outcome: "accepted"; data: string }
-  | { outcome: "already-used" }
-  | { outcome: "unknown" };
+  { outcome: "accepted"; data: string } | { outcome: "already-used" } | { outcome: "unknown" };
 
 /**
  * Where sign-ins in progress are kept (the store's sign-in states): any node that receives the
@@ -118,7 +116,8 @@ function sendFailurePage(response: Response, failure: OidcFailure): void {
 
 /**
  * The routes of the OpenID Connect mode, mounted before the auth check:
- * - `GET /auth/login` starts the authorization code flow: a random `state`, `nonce` and PKCE
+ * - `GET /auth/login` starts the authorization code flow (`?another=1`: with `prompt=login`, for
+ *   the refusal page's "Sign in with another account"): a random `state`, `nonce` and PKCE
  *   verifier, kept in the shared store under the state's digest for the sign-in timeout, and a
  *   cookie (HttpOnly, proven with the session key) that ties the flow to this browser; then a
  *   redirect to the provider.
@@ -148,15 +147,12 @@ export function oidcRoutes(settings: OidcRoutesOptions): Router {
       response,
       503,
       "Sign-in is not available right now",
-      [
-        "The server could not reach its database to keep this sign-in.",
-        "Try again in a moment.",
-      ],
+      ["The server could not reach its database to keep this sign-in.", "Try again in a moment."],
       SIGN_IN_AGAIN,
     );
   };
 
-  router.get("/auth/login", async (_request: Request, response: Response) => {
+  router.get("/auth/login", async (request: Request, response: Response) => {
     response.setHeader("Cache-Control", "no-store");
     const states = settings.states();
     if (states === null) {
@@ -167,9 +163,10 @@ export function oidcRoutes(settings: OidcRoutesOptions): Router {
     const digest = stateDigest(state);
     let started;
     try {
-      started = await relyingParty.start(redirectUri(), state);
+      started = await relyingParty.start(redirectUri(), state, request.query["another"] === "1");
     } catch (error) {
-      const failure = error instanceof OidcFailure ? error : new OidcFailure("unreachable", String(error));
+      const failure =
+        error instanceof OidcFailure ? error : new OidcFailure("unreachable", String(error));
       logger.warn(
         { kind: failure.kind, detail: failure.message },
         "Could not start an OpenID sign-in.",
@@ -271,7 +268,8 @@ export function oidcRoutes(settings: OidcRoutesOptions): Router {
     try {
       claims = await relyingParty.finish(currentUrl, state, secrets);
     } catch (error) {
-      const failure = error instanceof OidcFailure ? error : new OidcFailure("unreachable", String(error));
+      const failure =
+        error instanceof OidcFailure ? error : new OidcFailure("unreachable", String(error));
       logger.warn(
         { kind: failure.kind, providerError: failure.providerError, detail: failure.message },
         "An OpenID sign-in failed.",
@@ -286,7 +284,7 @@ export function oidcRoutes(settings: OidcRoutesOptions): Router {
         "Refused an OpenID sign-in: the account is not allowed here.",
       );
       sendNoticePage(response, 403, "This account is not allowed here", admission.paragraphs, {
-        href: "/auth/login",
+        href: "/auth/login?another=1",
         label: "Sign in with another account",
       });
       return;
@@ -329,7 +327,10 @@ export function oidcRoutes(settings: OidcRoutesOptions): Router {
   router.all("/auth/logout", (_request: Request, response: Response) => {
     response
       .status(405)
-      .json({ ok: false, error: wireError("bad_request", "Sign out with a POST from the host page.") });
+      .json({
+        ok: false,
+        error: wireError("bad_request", "Sign out with a POST from the host page."),
+      });
   });
   return router;
 }

@@ -59,9 +59,7 @@ export type SignInTokenOutcome = "accepted" | "already-used" | "unknown";
  * afterwards until it expires, `unknown` for a state never saved or expired.
  */
 export type SignInStateOutcome =
-  | { outcome: "accepted"; data: string }
-  | { outcome: "already-used" }
-  | { outcome: "unknown" };
+  { outcome: "accepted"; data: string } | { outcome: "already-used" } | { outcome: "unknown" };
 
 /** Input of {@link HostStore.saveCard}. */
 export type NewCard = Omit<CardRecord, "createdAt"> & { createdAt?: number };

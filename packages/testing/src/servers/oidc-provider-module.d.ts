@@ -18,7 +18,10 @@ declare module "oidc-provider" {
     constructor(issuer: string, configuration: Record<string, unknown>);
     readonly IdToken: IdTokenClass;
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
-    interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<InteractionDetails>;
+    interactionDetails(
+      request: IncomingMessage,
+      response: ServerResponse,
+    ): Promise<InteractionDetails>;
     interactionFinished(
       request: IncomingMessage,
       response: ServerResponse,

@@ -3,6 +3,8 @@
 // sign-in form, consent granted for every client (they are all the operator's own), and
 // RP-initiated logout. One fault can be injected: ID tokens of a client issued for another
 // audience, as a provider that mixes clients up would.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- oidc-provider ships no types, and every program that compiles this file (the host's tests, e2e) needs them
+/// <reference path="./oidc-provider-module.d.ts" />
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -78,10 +80,15 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
  * @param options - the clients, the accounts, the port.
  * @returns the running provider.
  */
-export async function startOidcProvider(options: OidcProviderOptions): Promise<RunningOidcProvider> {
+export async function startOidcProvider(
+  options: OidcProviderOptions,
+): Promise<RunningOidcProvider> {
   const accounts = new Map(options.accounts.map((account) => [account.login, account]));
   const signIns: string[] = [];
-  let handler: (request: IncomingMessage, response: ServerResponse) => void = (_request, response) => {
+  let handler: (request: IncomingMessage, response: ServerResponse) => void = (
+    _request,
+    response,
+  ) => {
     response.statusCode = 503;
     response.end();
   };
@@ -93,7 +100,12 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const signingKey = { ...privateKey.export({ format: "jwk" }), kid: "test-key", use: "sig", alg: "RS256" };
+  const signingKey = {
+    ...privateKey.export({ format: "jwk" }),
+    kid: "test-key",
+    use: "sig",
+    alg: "RS256",
+  };
 
   const provider = new Provider(issuer, {
     clients: options.clients.map((client) => ({
@@ -128,7 +140,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
         },
       },
     },
-    interactions: { url: (_context: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_context: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
     findAccount(_context: unknown, id: string) {
       const account = accounts.get(id);
       if (account === undefined) return undefined;
@@ -170,14 +184,18 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   if (wrongAudience.size > 0) {
     // The fault: the ID token is signed by the provider's real key for another audience.
     const issue = provider.IdToken.prototype.issue;
-    provider.IdToken.prototype.issue = async function (this: IdTokenLike, issueOptions: { use?: string }) {
+    provider.IdToken.prototype.issue = async function (
+      this: IdTokenLike,
+      issueOptions: { use?: string },
+    ) {
       const audience = wrongAudience.get(this.client.clientId);
       if (issueOptions.use !== "idtoken" || audience === undefined) {
         return issue.call(this, issueOptions);
       }
       const real = this.client;
       this.client = new Proxy(real, {
-        get: (target, property) => (property === "clientId" ? audience : Reflect.get(target, property)),
+        get: (target, property) =>
+          property === "clientId" ? audience : Reflect.get(target, property),
       });
       try {
         return await issue.call(this, issueOptions);
@@ -224,7 +242,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
         response.end(form(""));
       } catch (error) {
         response.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
-        response.end(`The sign-in could not go on: ${error instanceof Error ? error.message : String(error)}`);
+        response.end(
+          `The sign-in could not go on: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     })();
   };
