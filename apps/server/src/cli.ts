@@ -13,6 +13,7 @@ import {
 } from "@mcp-chat-host/host";
 import { pino } from "pino";
 import { runAuditCommand } from "./audit-command";
+import { oidcClientSecretFrom } from "./oidc-settings";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { prepareDataFolder } from "./data-folder";
 import { builtViewsFolder, builtWebFolder } from "./asset-folders";
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
     log: (line) => logger.info(line),
     warn: (line) => logger.warn(line),
   });
+  const clientSecret = options.auth.mode === "oidc" ? oidcClientSecretFrom(environment) : undefined;
   const server = createHostServer({
     config,
     env: environment,
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
     webRoot,
     sessionSecret: sessionKeyFrom(environment, data),
     sandboxPorts: fileSandboxPorts(data),
-    auth: options.auth,
+    auth: options.auth.mode === "oidc" ? { ...options.auth, clientSecret } : options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
   });
   const { url } = await server.listen({ port: options.port, host: options.host });
@@ -118,7 +120,9 @@ async function main(): Promise<void> {
   console.log(
     options.auth.mode === "token"
       ? `Open this URL in your browser (it works once; ${another}):\n\n  ${server.urls.signIn ?? url}\n`
-      : `Open ${url} through the authenticating proxy.\n`,
+      : options.auth.mode === "oidc"
+        ? `Open ${url} and sign in with ${options.auth.issuer}.\n`
+        : `Open ${url} through the authenticating proxy.\n`,
   );
 
   let stopping = false;
