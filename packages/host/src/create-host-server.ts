@@ -261,6 +261,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         model,
         modelName,
         ...(liveViews === undefined ? {} : { liveViews }),
+        ...(options.auth?.mode === "oidc" ? { signOut: true } : {}),
         logger,
         configured,
         processSources,
