@@ -119,6 +119,8 @@ export async function startOidcProvider(
       grant_types: ["authorization_code"],
     })),
     jwks: { keys: [signingKey] },
+    // Lifetimes of its own (in seconds), so the provider does not warn about its defaults.
+    ttl: { Interaction: 600, Grant: 3_600, Session: 3_600, AccessToken: 600, IdToken: 600 },
     cookies: { keys: ["oidc-test-provider-cookie-key"] },
     claims: {
       openid: ["sub"],
