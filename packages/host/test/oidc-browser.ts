@@ -17,6 +17,11 @@ export interface BrowserAnswer {
 export class OidcTestBrowser {
   /** Cookies by `host:port`, then by name. */
   private readonly jars = new Map<string, Map<string, string>>();
+  /**
+   * Which port a request to a URL really goes to (as a balancer chooses a node); the `Host`
+   * header and the cookies stay the URL's. Default: the URL's own port.
+   */
+  route: (url: URL) => number = (url) => Number(url.port);
 
   /** The `Cookie` header this browser sends to an origin. */
   cookieHeader(url: string): string {
@@ -50,7 +55,7 @@ export class OidcTestBrowser {
   ): Promise<BrowserAnswer> {
     const target = new URL(url);
     const cookie = this.cookieHeader(url);
-    const response = await rawRequest(Number(target.port), `${target.pathname}${target.search}`, {
+    const response = await rawRequest(this.route(target), `${target.pathname}${target.search}`, {
       method: options.method ?? "GET",
       headers: {
         host: target.host,
