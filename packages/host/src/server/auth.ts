@@ -45,7 +45,7 @@ export type AuthOptions =
       authenticate(request: IncomingMessage): HostUser | null | Promise<HostUser | null>;
     };
 
-/** What a request carries besides its cookie, and what it must prove (token mode only). */
+/** What a request carries besides its cookie, and what it must prove (token and oidc modes). */
 export interface RequestCredentials {
   /**
    * The session binding the host page sent (socket `auth.binding`, or the
@@ -66,7 +66,7 @@ export type AuthResult =
       session: AuthenticatedSession;
       /**
        * Whether the request proved it comes from the host page: the cookie's binding matched, or
-       * the mode is not the token mode (there the credential is the header or the function).
+       * the mode has no cookie credential (there it is the header or the function).
        */
       bound: boolean;
       /** A `Set-Cookie` value that gives this browser a stable session id, when it had none. */
@@ -128,7 +128,7 @@ function proxyList(entries: readonly string[]): BlockList {
 
 /**
  * Recognises the user of an HTTP request or socket handshake, for every auth mode. In the token
- * mode the session cookie together with its binding is the credential (the cookie reaches every
+ * and OpenID Connect modes the session cookie together with its binding is the credential (the cookie reaches every
  * port of the host's name, the binding only the host page's own origin); in the other modes the
  * credential comes from the header or function, and the cookie (bound to that user) only keeps the
  * session id stable.

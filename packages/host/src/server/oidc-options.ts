@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isLoopbackAddress } from "./bind-policy";
+import { isIP } from "node:net";
 import { HttpLayerError } from "./http-layer-error";
 
 /**
@@ -46,6 +46,13 @@ export function oidcUserId(issuer: string, subject: string): string {
   return `${OIDC_USER_PREFIX}${digest.digest("base64url")}`;
 }
 
+/** Whether an issuer's host name is this machine's loopback: `localhost`, 127.0.0.0/8 or `::1`. */
+function isLoopbackIssuerHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  if (bare === "localhost" || bare === "::1") return true;
+  return isIP(bare) === 4 && bare.startsWith("127.");
+}
+
 /** The settings after checking, as the sign-in uses them. */
 export interface CheckedOidcOptions {
   issuer: URL;
@@ -80,7 +87,7 @@ export function checkOidcOptions(options: OidcOptions): CheckedOidcOptions {
       `auth.issuer: "${options.issuer}" is not a URL; write the provider's issuer, e.g. https://accounts.example.com.`,
     );
   }
-  const insecureLoopback = issuer.protocol === "http:" && isLoopbackAddress(issuer.hostname);
+  const insecureLoopback = issuer.protocol === "http:" && isLoopbackIssuerHost(issuer.hostname);
   if (issuer.protocol !== "https:" && !insecureLoopback) {
     throw new HttpLayerError(
       "bad_option",

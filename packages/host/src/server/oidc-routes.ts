@@ -41,7 +41,7 @@ export interface OidcRoutesOptions {
 }
 
 /** The callback path, registered at the provider as `<public origin>/auth/callback`. */
-export const OIDC_CALLBACK_PATH = "/auth/callback";
+const OIDC_CALLBACK_PATH = "/auth/callback";
 const SIGNED_OUT_PATH = "/auth/signed-out";
 const FLOW_LABEL = "oidc-flow.v1";
 const SIGN_IN_AGAIN = { href: "/auth/login", label: "Sign in again" };
@@ -325,12 +325,10 @@ export function oidcRoutes(settings: OidcRoutesOptions): Router {
 
   // Anything else under /auth/ is not a page of this mode.
   router.all("/auth/logout", (_request: Request, response: Response) => {
-    response
-      .status(405)
-      .json({
-        ok: false,
-        error: wireError("bad_request", "Sign out with a POST from the host page."),
-      });
+    response.status(405).json({
+      ok: false,
+      error: wireError("bad_request", "Sign out with a POST from the host page."),
+    });
   });
   return router;
 }

@@ -36,7 +36,7 @@ const UNBOUND_ADVICE =
 
 /** The same, in the OpenID Connect mode, where signing in again is opening the host again. */
 const UNBOUND_OIDC_ADVICE =
-  "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Reload the page to sign in again.";
+  "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Sign in again: open /auth/login on this address.";
 
 /**
  * engine.io's `allowRequest`: refuses every handshake whose `Host` or `Origin` is not allowed,
