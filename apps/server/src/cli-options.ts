@@ -1,4 +1,8 @@
 import { parseArgs } from "node:util";
+import { CliError } from "./cli-error";
+import { oidcAuthFrom, type OidcCliAuth } from "./oidc-settings";
+
+export { CliError } from "./cli-error";
 
 /** What the command line asked for. */
 export interface CliOptions {
@@ -11,8 +15,12 @@ export interface CliOptions {
   publicOrigin: string | undefined;
   /** The built web app's folder; undefined: the repository's `apps/web/dist`. */
   webRoot: string | undefined;
-  /** Who is who: the one-time token (default), or a header set by an authenticating proxy. */
-  auth: { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] };
+  /**
+   * Who is who: the one-time token (default), a header set by an authenticating proxy, or the
+   * organisation's OpenID provider (`--oidc-issuer`; its client secret is read at start).
+   */
+  auth:
+    { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] } | OidcCliAuth;
   /** A `postgres://` URL (`--database`, else `$DATABASE_URL`): the Postgres store; none: SQLite. */
   database: string | undefined;
   /** Redis for what crosses nodes (`--redis`, else `$REDIS_URL`); none: one node. */
@@ -64,6 +72,19 @@ Options:
   --trusted-header <h>   take the user from header <h> set by an authenticating proxy
                          (instead of the one-time token); needs --trusted-proxy
   --trusted-proxy <addr> address or CIDR of that proxy (repeat for several)
+  --oidc-issuer <url>    sign people in with this OpenID provider (instead of the one-time
+                         token); register <public origin>/auth/callback as its redirect URI
+                         and <public origin>/auth/signed-out as its post-logout redirect URI
+  --oidc-client-id <id>  the host's client id at the provider (default: $OIDC_CLIENT_ID);
+                         its secret from OIDC_CLIENT_SECRET or OIDC_CLIENT_SECRET_FILE
+                         (none: a public client, PKCE only)
+  --oidc-scopes <list>   scopes to ask for (default "openid email profile")
+  --oidc-allowed-domains <a.com,b.org>
+                         only people whose verified email is at one of these domains
+  --oidc-allowed-groups <g1,g2>
+                         only people whose "groups" claim names one of these
+  --oidc-sign-in-timeout <s>
+                         how long a started sign-in stays valid (default 600)
   --database <url>       postgres://… : keep the data in PostgreSQL (several nodes share it)
                          (default: $DATABASE_URL, else the SQLite file in --data)
   --redis <url>          redis://… : deliver updates across nodes (default: $REDIS_URL)
@@ -94,16 +115,12 @@ Options:
 
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
 MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, MODEL_STALL_TIMEOUT, SESSION_SECRET or
-SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
+SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data), OIDC_CLIENT_ID,
+OIDC_CLIENT_SECRET or OIDC_CLIENT_SECRET_FILE. Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
 *_PASSWORD, ...) are read once at start and removed from the server's environment.
 
 Metrics: METRICS_TOKEN (or METRICS_TOKEN_FILE, a file holding it) serves /metrics on --port to
 requests with "Authorization: Bearer <token>"; without it (and without --metrics-port) /metrics is 404.`;
-
-/** A command line that cannot be used; the message says what to change. */
-export class CliError extends Error {
-  override readonly name = "CliError";
-}
 
 /**
  * Reads the command line.
@@ -144,6 +161,12 @@ export function parseCliOptions(
         "log-file": { type: "string" },
         "database-ca-file": { type: "string" },
         "redis-ca-file": { type: "string" },
+        "oidc-issuer": { type: "string" },
+        "oidc-client-id": { type: "string" },
+        "oidc-scopes": { type: "string" },
+        "oidc-allowed-domains": { type: "string" },
+        "oidc-allowed-groups": { type: "string" },
+        "oidc-sign-in-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -214,6 +237,18 @@ export function parseCliOptions(
       `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${stallSetting}".`,
     );
   }
+  const oidc = oidcAuthFrom(values, env);
+  if (oidc !== undefined && header !== undefined) {
+    throw new CliError(
+      "--oidc-issuer and --trusted-header are two ways of signing people in; choose one.",
+    );
+  }
+  const host = values.host ?? "127.0.0.1";
+  if (oidc !== undefined && values["public-origin"] === undefined && !isLoopbackName(host)) {
+    throw new CliError(
+      `--oidc-issuer on ${host} needs --public-origin (the address people use, e.g. https://chat.example.com): the provider sends them back to <public origin>/auth/callback.`,
+    );
+  }
   return {
     metricsPort,
     metricsHost: values["metrics-host"] ?? "127.0.0.1",
@@ -226,10 +261,12 @@ export function parseCliOptions(
     logFile: values["log-file"] ?? (env["LOG_FILE"] || undefined),
     databaseCaFile: values["database-ca-file"] ?? (env["PGSSLROOTCERT"] || undefined),
     redisCaFile: values["redis-ca-file"] ?? (env["REDIS_TLS_CA_FILE"] || undefined),
-    auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
+    auth:
+      oidc ??
+      (header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies }),
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,
-    host: values.host ?? "127.0.0.1",
+    host,
     model: values.model,
     data: values.data ?? "./data",
     examples: values["no-examples"] !== true,
@@ -239,4 +276,9 @@ export function parseCliOptions(
     exampleViews: values["example-views"],
     help: values.help === true,
   };
+}
+
+/** Whether a bind address is this machine's loopback, where the printed origin is the real one. */
+function isLoopbackName(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
 }

@@ -14,6 +14,7 @@ import {
 } from "@mcp-chat-host/host";
 import { pino } from "pino";
 import { runAuditCommand } from "./audit-command";
+import { oidcClientSecretFrom } from "./oidc-settings";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { prepareDataFolder } from "./data-folder";
 import { metricsTokenFrom, SHORT_METRICS_TOKEN_CHARS } from "./metrics-token";
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
       `METRICS_TOKEN is ${metricsToken.length} characters long; use a long random one (openssl rand -hex 32).`,
     );
   }
+  const clientSecret = options.auth.mode === "oidc" ? oidcClientSecretFrom(environment) : undefined;
   const server = createHostServer({
     config,
     env: environment,
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
     webRoot,
     sessionSecret: sessionKeyFrom(environment, data),
     sandboxPorts: fileSandboxPorts(data),
-    auth: options.auth,
+    auth: options.auth.mode === "oidc" ? { ...options.auth, clientSecret } : options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
     metrics: {
       token: metricsToken,
@@ -161,7 +163,9 @@ async function main(): Promise<void> {
   console.log(
     options.auth.mode === "token"
       ? `Open this URL in your browser (it works once; ${another}):\n\n  ${server.urls.signIn ?? url}\n`
-      : `Open ${url} through the authenticating proxy.\n`,
+      : options.auth.mode === "oidc"
+        ? `Open ${url} and sign in with ${options.auth.issuer}.\n`
+        : `Open ${url} through the authenticating proxy.\n`,
   );
 
   let stopping = false;

@@ -295,12 +295,15 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       const sessionStore = cluster.wrapStore(store);
       await cluster.startReplies(store);
       if (leases) await http.shareTokens(store);
+      // OpenID Connect sign-ins in progress live in the store on one node as on several.
+      http.shareSignInStates(store);
       const services: SessionServices = {
         store: sessionStore,
         audit,
         model,
         modelName,
         ...(liveViews === undefined ? {} : { liveViews }),
+        ...(options.auth?.mode === "oidc" ? { signOut: true } : {}),
         logger,
         configured,
         processSources,

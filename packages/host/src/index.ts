@@ -17,6 +17,7 @@ export type { SourceSpec } from "./session/session-sources";
 export { HostError } from "./host-error";
 export type { SandboxPortMemory } from "./server/sandbox-listeners";
 export type { AuthOptions, HostUser } from "./server/auth";
+export { oidcUserId, type OidcOptions } from "./server/oidc-options";
 
 // Chats and chat hosts
 export { mcpChatHost } from "./mcp-chat-host";

@@ -48,3 +48,10 @@ export {
   type PostgresOptions,
   type RunningPostgres,
 } from "./servers/postgres-server";
+export {
+  startOidcProvider,
+  type OidcProviderOptions,
+  type OidcTestAccount,
+  type OidcTestClient,
+  type RunningOidcProvider,
+} from "./servers/oidc-provider";

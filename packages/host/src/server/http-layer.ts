@@ -12,6 +12,8 @@ import { assertBindAllowed, DEFAULT_BIND_ADDRESS } from "./bind-policy";
 import type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";
 import { HttpLayerError } from "./http-layer-error";
 import { OneTimeTokens } from "./one-time-tokens";
+import { checkOidcOptions } from "./oidc-options";
+import { oidcRoutes, type SharedSignInStates } from "./oidc-routes";
 import { OriginPolicy } from "./origin-check";
 import { boundOnly, notFound, requireAuth } from "./require-auth";
 import { routeErrorHandler } from "./route-error-handler";
@@ -25,9 +27,14 @@ import { webApp } from "./web-app";
 
 export type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";
 
+/** The socket.io room of one browser session's sockets. */
+function sessionRoom(sessionId: string): string {
+  return `session:${sessionId}`;
+}
+
 /**
  * Builds the server's HTTP and socket shell with its security: Host and Origin checks, auth
- * (one-time token → cookie, trusted header, or a function), security headers, `/healthz`, the
+ * (one-time token → cookie, OpenID Connect → cookie, trusted header, or a function), security headers, `/healthz`, the
  * built web app, the socket.io server (WebSocket only, size cap, authenticated handshakes) and
  * one sandbox listener for every source's views. Nothing listens until `listen()`.
  *
@@ -63,6 +70,9 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     now: options.now,
   });
   const authenticator = new Authenticator(auth, cookies, logger);
+  // Checked now, so a bad issuer or domain fails at construction, not at the first sign-in.
+  const oidc = auth.mode === "oidc" ? checkOidcOptions(auth) : undefined;
+  let signInStates: SharedSignInStates | null = null;
   const tokens = new OneTimeTokens({ now: options.now });
   let latestToken = auth.mode === "token" ? tokens.mint() : undefined;
   let policy: OriginPolicy | undefined;
@@ -137,6 +147,21 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   });
   if (auth.mode === "token")
     app.get(["/", "/auth"], tokenExchange({ tokens, authenticator, logger }));
+  if (oidc !== undefined) {
+    app.use(
+      oidcRoutes({
+        options: oidc,
+        authenticator,
+        cookies,
+        states: () => signInStates,
+        origin: () => requirePolicy().canonicalOrigin,
+        // Every tab of that browser session, on whichever node holds it (the adapter's room).
+        endSession: (sessionId) => io.in(sessionRoom(sessionId)).disconnectSockets(true),
+        logger,
+        now: options.now ?? Date.now,
+      }),
+    );
+  }
   app.use(requireAuth(authenticator));
   const routes = express.Router();
   routes.use(express.json({ limit: maxHttpBufferSize }));
@@ -169,6 +194,10 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   const authenticateSocket = socketAuth(authenticator, logger);
   io.use(authenticateSocket);
   io.on("new_namespace", (namespace) => namespace.use(authenticateSocket));
+  // A room per browser session, so a sign-out can end its tabs on every node.
+  io.on("connection", (socket) => {
+    void socket.join(sessionRoom(socket.data.sessionId));
+  });
 
   const requirePolicy = (): OriginPolicy => {
     if (policy === undefined || state !== "listening") {
@@ -247,6 +276,9 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     },
     async shareTokens(store) {
       await tokens.share(store);
+    },
+    shareSignInStates(store) {
+      signInStates = store;
     },
     async mintSignInUrl() {
       const url = this.signInUrl();
