@@ -32,6 +32,8 @@ export interface ClusterNode {
   toolCalls(): Record<string, number>;
   /** Whether its `/readyz` answers 200 now (its database and Redis answer, not draining). */
   ready(): Promise<boolean>;
+  /** Its own `/metrics` (the Prometheus text), scraped with its `METRICS_TOKEN`. */
+  metrics(): Promise<string>;
   /** Kills the node with SIGKILL (a crash) and waits until it is gone. */
   kill(): Promise<void>;
   /** Stops the node at once (SIGINT: no drain) and waits until it is gone. */
@@ -166,6 +168,13 @@ export function createNode(setup: {
         (response) => response.status === 200,
         () => false,
       ),
+    async metrics() {
+      const response = await fetch(`${origin}/metrics`, {
+        headers: { authorization: `Bearer ${setup.env["METRICS_TOKEN"] ?? ""}` },
+      });
+      if (response.status !== 200) throw new Error(`Node ${name}'s /metrics: ${response.status}`);
+      return response.text();
+    },
     async kill() {
       await tied?.stop("SIGKILL");
     },

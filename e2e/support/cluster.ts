@@ -71,6 +71,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   mkdirSync(folder, { recursive: true });
   const names = options.nodes ?? ["a", "b"];
   const sessionSecret = randomBytes(36).toString("base64url");
+  // Every node serves its own /metrics to the bearer of this token (ClusterNode.metrics).
+  const metricsToken = randomBytes(24).toString("base64url");
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => {});
@@ -80,7 +82,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   try {
     const postgres = await startPostgres();
     stops.push(() => postgres.stop());
-    const redis = await startRedis();
+    // As operators run it: an ACL user with a password, both in REDIS_URL (issue 18, item 5).
+    const redis = await startRedis({
+      user: "mcp-chat-host",
+      password: randomBytes(18).toString("base64url"),
+    });
     stops.push(() => redis.stop());
     // 0 (or none) asks for a free port; it is chosen here, since the nodes must know it.
     const balancerPort =
@@ -105,6 +111,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
           REDIS_URL: redis.url,
           NODE_ID: name,
           SESSION_SECRET: sessionSecret,
+          METRICS_TOKEN: metricsToken,
         },
       });
       stops.push(() => node.stop());

@@ -6,7 +6,9 @@
 // while it streams loses its tabs to the other node, which shows the conversation with its cards
 // live, calls no tool (counted at the MCP server) and marks the reply interrupted once the dead
 // node's lease runs out; a Postgres restart and a Redis restart lose no acknowledged message.
+// Each node's own /metrics counts its sessions, turns and tool calls as they happen.
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { metricSample } from "@mcp-chat-host/host/testing";
 import {
   defaultResponder,
   startProviderStandIn,
@@ -85,6 +87,7 @@ let openingTime: string;
 test("tabs of one user on two nodes see each other's changes live; another user sees none", async ({
   browser,
 }) => {
+  const before = await Promise.all(cluster.nodes.map((node) => node.metrics()));
   aliceA = await tab(browser, "alice", "a");
   const { card, reply } = await openCard(aliceA, "call get-time");
   await expect(card.getByTestId("card-title")).toHaveText("Get Time");
@@ -111,6 +114,25 @@ test("tabs of one user on two nodes see each other's changes live; another user 
   await expect(replies(aliceA).nth(1)).toHaveAttribute("data-status", "complete");
   await expect(replies(aliceA).nth(1)).toContainText("You said: hello from node b");
   expect(cluster.toolCalls()).toEqual({ [TOOL]: 1 });
+
+  // Each node counts on its own /metrics what it did: A ran the turn that called the tool, B the
+  // one that echoed; each holds a session of Alice's, and sees its database and Redis.
+  const after = await Promise.all(cluster.nodes.map((node) => node.metrics()));
+  const moved = (node: number, name: string, labels: Record<string, string> = {}) =>
+    metricSample(after[node] ?? "", name, labels) - metricSample(before[node] ?? "", name, labels);
+  const modelCall = { source: "basic-vanillajs", tool: "get-time", caller: "model", outcome: "ok" };
+  expect(moved(0, "mcp_chat_host_tool_calls_total", modelCall)).toBe(1);
+  expect(moved(1, "mcp_chat_host_tool_calls_total", modelCall)).toBe(0);
+  for (const node of [0, 1]) {
+    expect(moved(node, "mcp_chat_host_turns_total", { outcome: "complete" })).toBe(1);
+    expect(moved(node, "mcp_chat_host_sessions")).toBeGreaterThanOrEqual(1);
+    expect(moved(node, "mcp_chat_host_model_requests_total")).toBeGreaterThanOrEqual(1);
+    for (const dependency of ["database", "redis"]) {
+      expect(metricSample(after[node] ?? "", "mcp_chat_host_dependency_up", { dependency })).toBe(
+        1,
+      );
+    }
+  }
 
   // Bob, on either node, sees neither Alice's conversation nor its messages, even by its address.
   const conversationId = hash.replace(/^#\/c\//, "");

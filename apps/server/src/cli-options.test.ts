@@ -51,6 +51,31 @@ describe("parseCliOptions", () => {
     expect(usage).toMatch(/--example-views <dir>/);
   });
 
+  it("reads the log file and the CA files from the flags, else the environment", () => {
+    expect(
+      parseCliOptions([], {
+        LOG_FILE: "/var/log/chat.jsonl",
+        PGSSLROOTCERT: "/etc/chat/db-ca.pem",
+        REDIS_TLS_CA_FILE: "/etc/chat/redis-ca.pem",
+      }),
+    ).toMatchObject({
+      logFile: "/var/log/chat.jsonl",
+      databaseCaFile: "/etc/chat/db-ca.pem",
+      redisCaFile: "/etc/chat/redis-ca.pem",
+    });
+    expect(
+      parseCliOptions(
+        ["--log-file", "chat.log", "--database-ca-file", "db.pem", "--redis-ca-file", "r.pem"],
+        { LOG_FILE: "/elsewhere", PGSSLROOTCERT: "/elsewhere", REDIS_TLS_CA_FILE: "/elsewhere" },
+      ),
+    ).toMatchObject({ logFile: "chat.log", databaseCaFile: "db.pem", redisCaFile: "r.pem" });
+    expect(parseCliOptions([], {})).toMatchObject({
+      logFile: undefined,
+      databaseCaFile: undefined,
+      redisCaFile: undefined,
+    });
+  });
+
   it("reads a node's cluster settings from the flags, else the environment", () => {
     const fromEnvironment = parseCliOptions([], {
       DATABASE_URL: "postgres://chat@db:5432/chat",
@@ -150,5 +175,95 @@ describe("parseCliOptions", () => {
     expect(() => parseCliOptions(["--metrics-host", "10.0.0.5"], {})).toThrow(
       /--metrics-host goes with --metrics-port/,
     );
+  });
+});
+
+describe("the OpenID Connect settings", () => {
+  it("reads the issuer, the client id (flag, else OIDC_CLIENT_ID), scopes, domains, groups and timeout", () => {
+    expect(
+      parseCliOptions(["--oidc-issuer", "https://accounts.example.com"], {
+        OIDC_CLIENT_ID: "chat",
+      }).auth,
+    ).toEqual({
+      mode: "oidc",
+      issuer: "https://accounts.example.com",
+      clientId: "chat",
+      scopes: ["openid", "email", "profile"],
+      allowedDomains: [],
+      allowedGroups: [],
+      signInTimeoutSeconds: 600,
+    });
+    expect(
+      parseCliOptions(
+        [
+          "--oidc-issuer",
+          "http://127.0.0.1:9000",
+          "--oidc-client-id",
+          "flag-id",
+          "--oidc-scopes",
+          "openid email groups",
+          "--oidc-allowed-domains",
+          "example.com, example.org",
+          "--oidc-allowed-groups",
+          "staff",
+          "--oidc-sign-in-timeout",
+          "120",
+        ],
+        { OIDC_CLIENT_ID: "env-id" },
+      ).auth,
+    ).toEqual({
+      mode: "oidc",
+      issuer: "http://127.0.0.1:9000",
+      clientId: "flag-id",
+      scopes: ["openid", "email", "groups"],
+      allowedDomains: ["example.com", "example.org"],
+      allowedGroups: ["staff"],
+      signInTimeoutSeconds: 120,
+    });
+  });
+
+  it("refuses what cannot work, saying what to change", () => {
+    const refusal = (argv: string[], env: Record<string, string> = { OIDC_CLIENT_ID: "chat" }) => {
+      try {
+        parseCliOptions(argv, env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(CliError);
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    expect(refusal(["--oidc-issuer", "https://id.example.com"], {})).toContain("OIDC_CLIENT_ID");
+    expect(refusal(["--oidc-issuer", "http://id.example.com"])).toContain(
+      "plain http only on loopback",
+    );
+    expect(refusal(["--oidc-allowed-domains", "example.com"])).toContain(
+      "--oidc-allowed-domains goes with --oidc-issuer",
+    );
+    expect(
+      refusal([
+        "--oidc-issuer",
+        "https://id.example.com",
+        "--trusted-header",
+        "x-user",
+        "--trusted-proxy",
+        "127.0.0.1",
+      ]),
+    ).toContain("choose one");
+    expect(refusal(["--oidc-issuer", "https://id.example.com", "--host", "0.0.0.0"])).toContain(
+      "needs --public-origin",
+    );
+    expect(
+      refusal([
+        "--oidc-issuer",
+        "https://id.example.com",
+        "--host",
+        "0.0.0.0",
+        "--public-origin",
+        "https://chat.example.com",
+      ]),
+    ).toBe("accepted");
+    expect(
+      refusal(["--oidc-issuer", "https://id.example.com", "--oidc-sign-in-timeout", "0"]),
+    ).toContain("--oidc-sign-in-timeout");
   });
 });

@@ -1,4 +1,8 @@
 import { parseArgs } from "node:util";
+import { CliError } from "./cli-error";
+import { oidcAuthFrom, type OidcCliAuth } from "./oidc-settings";
+
+export { CliError } from "./cli-error";
 
 /** What the command line asked for. */
 export interface CliOptions {
@@ -11,8 +15,12 @@ export interface CliOptions {
   publicOrigin: string | undefined;
   /** The built web app's folder; undefined: the repository's `apps/web/dist`. */
   webRoot: string | undefined;
-  /** Who is who: the one-time token (default), or a header set by an authenticating proxy. */
-  auth: { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] };
+  /**
+   * Who is who: the one-time token (default), a header set by an authenticating proxy, or the
+   * organisation's OpenID provider (`--oidc-issuer`; its client secret is read at start).
+   */
+  auth:
+    { mode: "token" } | { mode: "trusted-header"; header: string; proxies: string[] } | OidcCliAuth;
   /** A `postgres://` URL (`--database`, else `$DATABASE_URL`): the Postgres store; none: SQLite. */
   database: string | undefined;
   /** Redis for what crosses nodes (`--redis`, else `$REDIS_URL`); none: one node. */
@@ -36,6 +44,12 @@ export interface CliOptions {
   modelStallTimeout: number | undefined;
   /** The folder the example apps read their built pages from (`--example-views`); undefined: the built ones. */
   exampleViews: string | undefined;
+  /** Where the log goes (`--log-file`, else `$LOG_FILE`); none: stdout, then stderr if it breaks. */
+  logFile: string | undefined;
+  /** The Postgres server's CA file (`--database-ca-file`, else `$PGSSLROOTCERT`). */
+  databaseCaFile: string | undefined;
+  /** Redis's CA file for a `rediss://` URL (`--redis-ca-file`, else `$REDIS_TLS_CA_FILE`). */
+  redisCaFile: string | undefined;
   help: boolean;
 }
 
@@ -58,9 +72,27 @@ Options:
   --trusted-header <h>   take the user from header <h> set by an authenticating proxy
                          (instead of the one-time token); needs --trusted-proxy
   --trusted-proxy <addr> address or CIDR of that proxy (repeat for several)
+  --oidc-issuer <url>    sign people in with this OpenID provider (instead of the one-time
+                         token); register <public origin>/auth/callback as its redirect URI
+                         and <public origin>/auth/signed-out as its post-logout redirect URI
+  --oidc-client-id <id>  the host's client id at the provider (default: $OIDC_CLIENT_ID);
+                         its secret from OIDC_CLIENT_SECRET or OIDC_CLIENT_SECRET_FILE
+                         (none: a public client, PKCE only)
+  --oidc-scopes <list>   scopes to ask for (default "openid email profile")
+  --oidc-allowed-domains <a.com,b.org>
+                         only people whose verified email is at one of these domains
+  --oidc-allowed-groups <g1,g2>
+                         only people whose "groups" claim names one of these
+  --oidc-sign-in-timeout <s>
+                         how long a started sign-in stays valid (default 600)
   --database <url>       postgres://… : keep the data in PostgreSQL (several nodes share it)
                          (default: $DATABASE_URL, else the SQLite file in --data)
   --redis <url>          redis://… : deliver updates across nodes (default: $REDIS_URL)
+  --database-ca-file <f> PEM file of the CA that signed PostgreSQL's certificate (default:
+                         $PGSSLROOTCERT); TLS with sslmode=verify-full unless the URL sets one
+  --redis-ca-file <f>    PEM file of the CA that signed Redis's certificate, with a rediss://
+                         URL (default: $REDIS_TLS_CA_FILE); a password goes in the URL:
+                         redis://user:password@host:port
   --node-id <id>         this node's name in a cluster (default: $NODE_ID, else generated)
   --drain-timeout <s>    on SIGTERM, how long running replies may finish (default 30)
   --sandbox-origin-template <t>
@@ -69,6 +101,9 @@ Options:
   --metrics-port <n>     serve Prometheus metrics at /metrics on this port, without a token:
                          bind it where only your scraper reaches (see also METRICS_TOKEN)
   --metrics-host <addr>  the address of that listener (default 127.0.0.1)
+  --log-file <path>      append the JSON log to <path> (default: $LOG_FILE, else stdout;
+                         stderr once stdout or the file fails; lines a slow reader can't take
+                         are dropped and counted, never waited for)
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   --model-stall-timeout <s>
@@ -80,7 +115,8 @@ Options:
 
 Environment: MODEL, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_COMPATIBLE_API_KEY, LOG_LEVEL,
 MCP_CHAT_HOST_CONFIG (same as --config), DATABASE_URL, REDIS_URL, NODE_ID, MODEL_STALL_TIMEOUT, SESSION_SECRET or
-SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data). Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
+SESSION_SECRET_FILE (the cookie key every node shares; default a key in --data), OIDC_CLIENT_ID,
+OIDC_CLIENT_SECRET or OIDC_CLIENT_SECRET_FILE. Keys and other secrets (*_API_KEY, *_TOKEN, *_SECRET,
 *_PASSWORD, ...) are read once at start and removed from the server's environment.
 
 Metrics: METRICS_TOKEN (or METRICS_TOKEN_FILE, a file holding it) serves /metrics on --port to
@@ -89,11 +125,6 @@ requests with "Authorization: Bearer <token>"; without it (and without --metrics
 Traces: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) exports OpenTelemetry
 traces over OTLP/HTTP; OTEL_EXPORTER_OTLP_HEADERS (a secret), OTEL_SERVICE_NAME and
 OTEL_RESOURCE_ATTRIBUTES as the SDK reads them (docs/deployment.md, "Traces").`;
-
-/** A command line that cannot be used; the message says what to change. */
-export class CliError extends Error {
-  override readonly name = "CliError";
-}
 
 /**
  * Reads the command line.
@@ -131,6 +162,15 @@ export function parseCliOptions(
         "metrics-host": { type: "string" },
         "model-stall-timeout": { type: "string" },
         "example-views": { type: "string" },
+        "log-file": { type: "string" },
+        "database-ca-file": { type: "string" },
+        "redis-ca-file": { type: "string" },
+        "oidc-issuer": { type: "string" },
+        "oidc-client-id": { type: "string" },
+        "oidc-scopes": { type: "string" },
+        "oidc-allowed-domains": { type: "string" },
+        "oidc-allowed-groups": { type: "string" },
+        "oidc-sign-in-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -201,6 +241,18 @@ export function parseCliOptions(
       `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${stallSetting}".`,
     );
   }
+  const oidc = oidcAuthFrom(values, env);
+  if (oidc !== undefined && header !== undefined) {
+    throw new CliError(
+      "--oidc-issuer and --trusted-header are two ways of signing people in; choose one.",
+    );
+  }
+  const host = values.host ?? "127.0.0.1";
+  if (oidc !== undefined && values["public-origin"] === undefined && !isLoopbackName(host)) {
+    throw new CliError(
+      `--oidc-issuer on ${host} needs --public-origin (the address people use, e.g. https://chat.example.com): the provider sends them back to <public origin>/auth/callback.`,
+    );
+  }
   return {
     metricsPort,
     metricsHost: values["metrics-host"] ?? "127.0.0.1",
@@ -210,10 +262,15 @@ export function parseCliOptions(
     drainTimeout,
     sandboxOriginTemplate: values["sandbox-origin-template"],
     sandboxPort,
-    auth: header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies },
+    logFile: values["log-file"] ?? (env["LOG_FILE"] || undefined),
+    databaseCaFile: values["database-ca-file"] ?? (env["PGSSLROOTCERT"] || undefined),
+    redisCaFile: values["redis-ca-file"] ?? (env["REDIS_TLS_CA_FILE"] || undefined),
+    auth:
+      oidc ??
+      (header === undefined ? { mode: "token" } : { mode: "trusted-header", header, proxies }),
     config: values.config ?? env["MCP_CHAT_HOST_CONFIG"],
     port,
-    host: values.host ?? "127.0.0.1",
+    host,
     model: values.model,
     data: values.data ?? "./data",
     examples: values["no-examples"] !== true,
@@ -223,4 +280,9 @@ export function parseCliOptions(
     exampleViews: values["example-views"],
     help: values.help === true,
   };
+}
+
+/** Whether a bind address is this machine's loopback, where the printed origin is the real one. */
+function isLoopbackName(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
 }

@@ -1,6 +1,6 @@
 // The runnable host: `npm start` (see --help). Serves the web app, the example apps, the offline
 // model by default and a SQLite file under ./data, and prints a one-time sign-in URL.
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
@@ -8,17 +8,20 @@ import {
   createHostServer,
   isStoreError,
   loadMcpConfig,
+  MetricsListenerError,
   ProcessLedger,
   type McpConfig,
 } from "@mcp-chat-host/host";
 import { pino } from "pino";
 import { runAuditCommand } from "./audit-command";
+import { oidcClientSecretFrom } from "./oidc-settings";
 import { CliError, parseCliOptions, usage } from "./cli-options";
 import { prepareDataFolder } from "./data-folder";
 import { metricsTokenFrom, SHORT_METRICS_TOKEN_CHARS } from "./metrics-token";
 import { builtViewsFolder, builtWebFolder } from "./asset-folders";
 import { assertExampleViewsBuilt, exampleApps } from "./examples/index";
 import { defaultSessionSetup } from "./host-session-setup";
+import { logTargets, NonBlockingLogDestination } from "./log-destination";
 import { fileSandboxPorts } from "./sandbox-ports";
 import { withdrawSecrets } from "./secret-environment";
 import { scrubStartEnvironment } from "./start-environment";
@@ -48,12 +51,24 @@ async function main(): Promise<void> {
     return;
   }
   const webRoot = options.webRoot === undefined ? builtWebRoot : resolve(options.webRoot);
-  const logger = pino({
-    level: environment["LOG_LEVEL"] ?? "info",
-    ...(process.stdout.isTTY
-      ? { transport: { target: "pino-pretty", options: { colorize: true } } }
-      : {}),
-  });
+  const logLevel = environment["LOG_LEVEL"] ?? "info";
+  // A terminal gets pretty lines; a pipe or a file gets JSON through a destination that never
+  // blocks the event loop (a log reader that stops reading must not stop SIGTERM).
+  const destination =
+    process.stdout.isTTY && options.logFile === undefined
+      ? null
+      : new NonBlockingLogDestination(logTargets(options.logFile));
+  const logger =
+    destination === null
+      ? pino({
+          level: logLevel,
+          transport: { target: "pino-pretty", options: { colorize: true } },
+        })
+      : pino({ level: logLevel }, destination);
+  // The last lines get up to a second to reach their reader; a stalled one never holds the exit.
+  const exit = (code: number) => {
+    void (destination?.flushed(1_000) ?? Promise.resolve()).then(() => process.exit(code));
+  };
   if (withdrawn.length > 0) {
     logger.info(
       {
@@ -91,6 +106,7 @@ async function main(): Promise<void> {
       `METRICS_TOKEN is ${metricsToken.length} characters long; use a long random one (openssl rand -hex 32).`,
     );
   }
+  const clientSecret = options.auth.mode === "oidc" ? oidcClientSecretFrom(environment) : undefined;
   const server = createHostServer({
     config,
     env: environment,
@@ -102,6 +118,12 @@ async function main(): Promise<void> {
     ...(options.modelStallTimeout === undefined
       ? {}
       : { modelStallTimeout: options.modelStallTimeout }),
+    ...(options.databaseCaFile === undefined
+      ? {}
+      : { databaseCaFile: readableFile(options.databaseCaFile, "--database-ca-file") }),
+    ...(options.redisCaFile === undefined
+      ? {}
+      : { redisCaFile: readableFile(options.redisCaFile, "--redis-ca-file") }),
     ...(options.sandboxOriginTemplate === undefined
       ? {}
       : {
@@ -113,7 +135,7 @@ async function main(): Promise<void> {
     webRoot,
     sessionSecret: sessionKeyFrom(environment, data),
     sandboxPorts: fileSandboxPorts(data),
-    auth: options.auth,
+    auth: options.auth.mode === "oidc" ? { ...options.auth, clientSecret } : options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
     metrics: {
       token: metricsToken,
@@ -141,7 +163,9 @@ async function main(): Promise<void> {
   console.log(
     options.auth.mode === "token"
       ? `Open this URL in your browser (it works once; ${another}):\n\n  ${server.urls.signIn ?? url}\n`
-      : `Open ${url} through the authenticating proxy.\n`,
+      : options.auth.mode === "oidc"
+        ? `Open ${url} and sign in with ${options.auth.issuer}.\n`
+        : `Open ${url} through the authenticating proxy.\n`,
   );
 
   let stopping = false;
@@ -156,10 +180,10 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => process.exit(1), (graceSeconds + 10) * 1_000);
     forced.unref();
     (signal === "SIGTERM" ? server.drain(graceSeconds) : server.close()).then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
+        exit(1);
       },
     );
   };
@@ -167,10 +191,24 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
+/** The absolute path of a file the server must read, or a sentence saying it can't. */
+function readableFile(path: string, option: string): string {
+  const absolute = resolve(path);
+  try {
+    accessSync(absolute, constants.R_OK);
+  } catch {
+    throw new CliError(`${option}: the file ${JSON.stringify(path)} cannot be read.`);
+  }
+  return absolute;
+}
+
 main().catch((error: unknown) => {
   // A data folder that can't be made private (another user's) is a sentence, not a stack.
   console.error(
-    error instanceof CliError || isStoreError(error) || error instanceof ClusterStartError
+    error instanceof CliError ||
+      isStoreError(error) ||
+      error instanceof ClusterStartError ||
+      error instanceof MetricsListenerError
       ? error.message
       : error,
   );

@@ -12,6 +12,7 @@ describe("withdrawSecrets", () => {
       SESSION_SECRET: "cookie-key",
       GITHUB_TOKEN: "ghp_test",
       NOTES_SERVER_PASSWORD: "hunter2",
+      OIDC_CLIENT_SECRET: "oidc-secret",
     };
     const { environment, withdrawn } = withdrawSecrets(env);
     expect(environment["ANTHROPIC_API_KEY"]).toBe("sk-ant-test");
@@ -21,6 +22,7 @@ describe("withdrawSecrets", () => {
       "ANTHROPIC_API_KEY",
       "GITHUB_TOKEN",
       "NOTES_SERVER_PASSWORD",
+      "OIDC_CLIENT_SECRET",
       "OPENAI_API_KEY",
       "OPENAI_COMPATIBLE_API_KEY",
       "SESSION_SECRET",

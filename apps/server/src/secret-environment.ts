@@ -12,6 +12,7 @@ const hostSecretVariables: readonly string[] = [
   "OPENAI_API_KEY",
   "OPENAI_COMPATIBLE_API_KEY",
   "SESSION_SECRET",
+  "OIDC_CLIENT_SECRET",
   // Connection strings carry the database's and Redis's passwords.
   "DATABASE_URL",
   "REDIS_URL",

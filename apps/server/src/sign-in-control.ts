@@ -49,6 +49,13 @@ export function signInHandler(options: SignInControlOptions): ControlHandler {
         message: 'This server answers only {"command":"sign-in"} on its control socket.',
       };
     }
+    if (options.auth.mode === "oidc") {
+      return {
+        ok: false,
+        reason: "no_sign_in_tokens",
+        message: `This server signs people in with the OpenID provider ${options.auth.issuer} (--oidc-issuer), so sign-in tokens aren't used: open the server's address and sign in there.`,
+      };
+    }
     if (options.auth.mode !== "token") {
       return {
         ok: false,

@@ -4,13 +4,12 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SocketTestClient } from "@mcp-chat-host/host/testing";
+import { metricSample, type SocketTestClient } from "@mcp-chat-host/host/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   bundle,
   openNotes,
   type RunningBundle,
-  sample,
   scrape,
   signIn,
   startBundle,
@@ -80,18 +79,20 @@ describe("the metric families of the published program", () => {
     const text = await scrape(listener);
     // The main port serves the same registry to the token's bearer.
     const viaToken = await scrape(`${running.origin}/metrics`, token);
-    expect(sample(viaToken, "mcp_chat_host_turns_total", { outcome: "complete" })).toBe(
-      sample(text, "mcp_chat_host_turns_total", { outcome: "complete" }),
+    expect(metricSample(viaToken, "mcp_chat_host_turns_total", { outcome: "complete" })).toBe(
+      metricSample(text, "mcp_chat_host_turns_total", { outcome: "complete" }),
     );
 
-    expect(sample(text, "mcp_chat_host_sessions")).toBe(1);
-    expect(sample(text, "mcp_chat_host_sockets")).toBe(1);
-    expect(sample(text, "mcp_chat_host_turns_total", { outcome: "complete" })).toBe(1);
+    expect(metricSample(text, "mcp_chat_host_sessions")).toBe(1);
+    expect(metricSample(text, "mcp_chat_host_sockets")).toBe(1);
+    expect(metricSample(text, "mcp_chat_host_turns_total", { outcome: "complete" })).toBe(1);
     // `/call` runs the tool in the first step and answers in the second.
-    expect(sample(text, "mcp_chat_host_model_requests_total", { provider: "offline" })).toBe(2);
+    expect(metricSample(text, "mcp_chat_host_model_requests_total", { provider: "offline" })).toBe(
+      2,
+    );
     expect(text).toContain("# TYPE mcp_chat_host_model_failures_total counter");
     expect(
-      sample(text, "mcp_chat_host_tool_calls_total", {
+      metricSample(text, "mcp_chat_host_tool_calls_total", {
         source: "notes",
         tool: "open-notes",
         caller: "model",
@@ -99,36 +100,36 @@ describe("the metric families of the published program", () => {
       }),
     ).toBe(1);
     expect(
-      sample(text, "mcp_chat_host_tool_call_duration_seconds_count", {
+      metricSample(text, "mcp_chat_host_tool_call_duration_seconds_count", {
         source: "notes",
         caller: "model",
       }),
     ).toBe(1);
-    expect(sample(text, "mcp_chat_host_page_calls_total", { verdict: "allowed" })).toBe(1);
-    expect(sample(text, "mcp_chat_host_page_calls_total", { verdict: "refused" })).toBe(1);
+    expect(metricSample(text, "mcp_chat_host_page_calls_total", { verdict: "allowed" })).toBe(1);
+    expect(metricSample(text, "mcp_chat_host_page_calls_total", { verdict: "refused" })).toBe(1);
     expect(
-      sample(text, "mcp_chat_host_page_call_duration_seconds_count", {
+      metricSample(text, "mcp_chat_host_page_call_duration_seconds_count", {
         source: "notes",
         verdict: "allowed",
       }),
     ).toBe(1);
-    expect(sample(text, "mcp_chat_host_approvals_asked_total")).toBe(1);
-    expect(sample(text, "mcp_chat_host_approvals_answered_total", { answer: "allow-once" })).toBe(
-      1,
-    );
+    expect(metricSample(text, "mcp_chat_host_approvals_asked_total")).toBe(1);
+    expect(
+      metricSample(text, "mcp_chat_host_approvals_answered_total", { answer: "allow-once" }),
+    ).toBe(1);
     // The turn stored the person's message and the reply.
     expect(
-      sample(text, "mcp_chat_host_store_operation_duration_seconds_count", {
+      metricSample(text, "mcp_chat_host_store_operation_duration_seconds_count", {
         operation: "appendMessage",
       }),
     ).toBeGreaterThanOrEqual(2);
     expect(text).toContain("# TYPE mcp_chat_host_store_operation_failures_total counter");
-    expect(sample(text, "mcp_chat_host_dependency_up", { dependency: "database" })).toBe(1);
+    expect(metricSample(text, "mcp_chat_host_dependency_up", { dependency: "database" })).toBe(1);
     // No Redis in this run: no redis series.
     expect(text).not.toContain('dependency="redis"');
     // Node's default metrics, the event-loop delay among them, under the same prefix.
     expect(text).toContain("mcp_chat_host_nodejs_eventloop_lag_p99_seconds");
-    expect(sample(text, "mcp_chat_host_process_resident_memory_bytes")).toBeGreaterThan(0);
+    expect(metricSample(text, "mcp_chat_host_process_resident_memory_bytes")).toBeGreaterThan(0);
     // Every family carries the prefix, and no label carries an id.
     for (const line of text.split("\n").filter((entry) => entry !== "" && !entry.startsWith("#"))) {
       expect(line).toMatch(/^mcp_chat_host_/);

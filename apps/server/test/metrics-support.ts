@@ -114,21 +114,6 @@ export async function scrape(url: string, token?: string): Promise<string> {
   return response.text();
 }
 
-/**
- * The value of the first series of `name` whose labels include `labels` (0 when none is there,
- * as Prometheus reads a counter that never moved).
- */
-export function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split("\n")) {
-    const match = /^([a-z_]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
-    if (match?.[1] !== name) continue;
-    const present = (match[2] ?? "").split(",");
-    if (wanted.every((label) => present.includes(label))) return Number(match[3]);
-  }
-  return 0;
-}
-
 /** Opens the Notes card through a turn of the offline model; resolves once its result is in. */
 export async function openNotes(client: SocketTestClient, text: string): Promise<string> {
   const snapshot = await client.value("session:hello", {});

@@ -34,6 +34,7 @@ import { tracedStore } from "./store/traced-store";
 import { measuredStore } from "./telemetry/measured-store";
 import { type MetricsOptions, setUpMetrics } from "./telemetry/metrics-setup";
 import { startTracing, type RunningTracing } from "./telemetry/tracing";
+import { postgresStartRefusal } from "./store/postgres-errors";
 
 /** Options of {@link createHostServer}. */
 export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "toWireError"> {
@@ -93,6 +94,13 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   now?: () => number;
   /** Prometheus metrics at `GET /metrics` (see docs/deployment.md); none: off. */
   metrics?: MetricsOptions;
+  /**
+   * A PEM file of the CA that signed the Postgres server's certificate: the URL's `sslrootcert`
+   * (with `sslmode=verify-full` unless the URL sets a mode). Default none.
+   */
+  databaseCaFile?: string;
+  /** A PEM file of the CA that signed Redis's certificate, for a `rediss://` URL. Default none. */
+  redisCaFile?: string;
 }
 
 /** A running (or ready to run) host. */
@@ -133,16 +141,26 @@ export interface HostServer {
  * Opens the store a specification names; a database that cannot be reached is a start refusal
  * that says so.
  */
-async function openNamedStore(spec: string, logger: Logger): Promise<HostStore> {
+async function openNamedStore(
+  spec: string,
+  logger: Logger,
+  caFile: string | undefined,
+): Promise<HostStore> {
   try {
-    return await openStore(spec, { logger });
+    return await openStore(spec, { logger, ...(caFile === undefined ? {} : { caFile }) });
   } catch (error) {
     if (!/^postgres(ql)?:/i.test(spec)) throw error;
-    throw new ClusterStartError(
-      "database",
-      `The database at ${redactUrl(spec)} cannot be reached (${withoutCredentials((error as Error).message, spec)}); this node does not start. Check DATABASE_URL and that PostgreSQL is running.`,
-      { cause: error },
+    // The sentence names the setting to check; the driver's text (with the server's address) is
+    // for the log only, its credentials taken out.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    logger.error(
+      {
+        database: redactUrl(spec),
+        detail: withoutCredentials(cause instanceof Error ? cause.message : String(cause), spec),
+      },
+      "the database could not be opened",
     );
+    throw new ClusterStartError("database", postgresStartRefusal(error), { cause: error });
   }
 }
 
@@ -257,7 +275,11 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         measuredStore(
           typeof options.store === "object"
             ? options.store
-            : await openNamedStore(options.store ?? "sqlite:./data/mcp-chat-host.db", logger),
+            : await openNamedStore(
+                options.store ?? "sqlite:./data/mcp-chat-host.db",
+                logger,
+                options.databaseCaFile,
+              ),
           telemetry.metrics,
         ),
         storeSystem(options.store),
@@ -266,7 +288,13 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       try {
         cluster = await ClusterNode.start(
           http.io,
-          { nodeId, redisUrl, leases, leaseTtlMs: options.leaseTtlMs },
+          {
+            nodeId,
+            redisUrl,
+            leases,
+            leaseTtlMs: options.leaseTtlMs,
+            redisCaFile: options.redisCaFile,
+          },
           logger,
         );
       } catch (error) {
@@ -281,12 +309,15 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       const sessionStore = cluster.wrapStore(store);
       await cluster.startReplies(store);
       if (leases) await http.shareTokens(store);
+      // OpenID Connect sign-ins in progress live in the store on one node as on several.
+      http.shareSignInStates(store);
       const services: SessionServices = {
         store: sessionStore,
         audit,
         model,
         modelName,
         ...(liveViews === undefined ? {} : { liveViews }),
+        ...(options.auth?.mode === "oidc" ? { signOut: true } : {}),
         logger,
         configured,
         processSources,
@@ -350,11 +381,16 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         });
       });
       const address = await http.listen(listenOptions);
-      const metricsUrl = await telemetry.start({
-        sessions: () => registry.size,
-        sockets: () => http.io.of("/").sockets.size,
-        readiness: () => cluster.readiness(store),
-      });
+      const metricsUrl = await telemetry
+        .start({
+          sessions: () => registry.size,
+          sockets: () => http.io.of("/").sockets.size,
+          readiness: () => cluster.readiness(store),
+        })
+        .catch(async (error: unknown) => {
+          await server.close();
+          throw error;
+        });
       if (metricsUrl !== undefined) logger.info({ url: metricsUrl }, "Serving metrics.");
       logger.info({ url: address.url, model: modelName }, "mcp-chat-host is listening");
       return address;

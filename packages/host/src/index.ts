@@ -8,6 +8,8 @@
 // Server and sessions
 export { createHostServer, defaultSession, hostOptionsFromConfig } from "./create-host-server";
 export type { HostServer, HostServerOptions } from "./create-host-server";
+export type { MetricsOptions } from "./telemetry/metrics-setup";
+export { MetricsListenerError } from "./telemetry/metrics-listener-error";
 export type { Session } from "./session/session";
 export type { BuiltContext, SessionUser } from "./session/session-context";
 export type { SessionFunction } from "./session/session-registry";
@@ -15,6 +17,7 @@ export type { SourceSpec } from "./session/session-sources";
 export { HostError } from "./host-error";
 export type { SandboxPortMemory } from "./server/sandbox-listeners";
 export type { AuthOptions, HostUser } from "./server/auth";
+export { oidcUserId, type OidcOptions } from "./server/oidc-options";
 
 // Chats and chat hosts
 export { mcpChatHost } from "./mcp-chat-host";

@@ -30,9 +30,8 @@ describe("a node's start", () => {
     await expect(server.listen({ port: 0, host: "127.0.0.1" })).rejects.toMatchObject({
       name: "ClusterStartError",
       dependency: "redis",
-      message: expect.stringMatching(
-        /^Redis at redis:\/\/127\.0\.0\.1:\d+ cannot be reached .*REDIS_URL/,
-      ),
+      message:
+        "Redis cannot be reached; this node does not start. Check the host and port in REDIS_URL and that Redis is running.",
     });
   });
 
@@ -47,12 +46,12 @@ describe("a node's start", () => {
     await expect(refusal).rejects.toMatchObject({
       name: "ClusterStartError",
       dependency: "database",
-      message: expect.stringMatching(
-        /^The database at postgres:\/\/127\.0\.0\.1:\d+\/chat cannot be reached .*DATABASE_URL/,
-      ),
+      message:
+        "The database server cannot be reached; this node does not start. Check the host and port in DATABASE_URL (or --database) and that PostgreSQL is running.",
     });
     const message = await refusal.catch((error: Error) => error.message);
     expect(message).not.toContain("very-secret");
+    expect(message).not.toContain(String(port));
   });
 });
 

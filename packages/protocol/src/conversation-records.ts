@@ -104,6 +104,11 @@ export const sessionSnapshotSchema = z.object({
    * others show a light stand-in until scrolled near. Absent: the page's default.
    */
   liveViews: z.number().int().min(1).optional(),
+  /**
+   * True when the person signed in with the organisation's OpenID provider and can sign out
+   * (`POST /auth/logout`); absent in the other sign-in modes.
+   */
+  signOut: z.boolean().optional(),
 });
 
 /** What the browser learns when its socket is ready. */

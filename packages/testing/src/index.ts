@@ -49,6 +49,13 @@ export {
   type RunningPostgres,
 } from "./servers/postgres-server";
 export {
+  startOidcProvider,
+  type OidcProviderOptions,
+  type OidcTestAccount,
+  type OidcTestClient,
+  type RunningOidcProvider,
+} from "./servers/oidc-provider";
+export {
   startTraceCollector,
   type CollectedSpan,
   type CollectedValue,

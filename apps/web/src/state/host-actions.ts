@@ -110,6 +110,7 @@ export const createHostActions: HostSliceCreator<HostActions> = (set, get) => ({
       user: snapshot.user,
       chats: snapshot.chats,
       model: snapshot.model,
+      signOut: snapshot.signOut === true,
       cards: cardsById([...(snapshot.current?.cards ?? []), ...snapshot.panes]),
       ...conversationFacts(state, snapshot.current, sortedConversations(snapshot.conversations)),
     }));

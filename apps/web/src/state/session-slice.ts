@@ -14,6 +14,7 @@ export const createSessionSlice: HostSliceCreator<SessionSlice> = (set) => ({
   user: null,
   chats: [],
   model: null,
+  signOut: false,
   notices: [],
   setStatus(status, message = null) {
     set({ status, statusMessage: message });

@@ -21,6 +21,8 @@ export interface ClusterNodeOptions {
   leases: boolean;
   /** How long a lease lasts without renewal, in ms (default 15,000). */
   leaseTtlMs?: number | undefined;
+  /** A PEM file of the CA that signed Redis's certificate (`rediss://` only). */
+  redisCaFile?: string | undefined;
 }
 
 /** What `/readyz` reports. */
@@ -69,7 +71,9 @@ export class ClusterNode {
     logger: Logger,
   ): Promise<ClusterNode> {
     const redis =
-      options.redisUrl === undefined ? null : await connectRedis(options.redisUrl, logger);
+      options.redisUrl === undefined
+        ? null
+        : await connectRedis(options.redisUrl, logger, { caFile: options.redisCaFile });
     if (redis) {
       const { createAdapter } = await import("@socket.io/redis-streams-adapter");
       io.adapter(

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { createClient } from "redis";
 import { ClusterStartError, redactUrl, withoutCredentials } from "./cluster-start-error";
@@ -16,6 +17,15 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
+/** Options of {@link connectRedis}. */
+export interface RedisConnectOptions {
+  /**
+   * A PEM file of the CA that signed Redis's certificate (`--redis-ca-file`,
+   * `REDIS_TLS_CA_FILE`), for a `rediss://` URL whose server the system's CAs don't vouch for.
+   */
+  caFile?: string | undefined;
+}
+
 /** How long the first connection may take before the node refuses to start, in ms. */
 const START_TIMEOUT_MS = 5_000;
 
@@ -28,7 +38,12 @@ const START_TIMEOUT_MS = 5_000;
  * @returns the link, connected.
  * @throws {ClusterStartError} `redis` when Redis cannot be reached at start.
  */
-export async function connectRedis(url: string, logger: Logger): Promise<RedisLink> {
+export async function connectRedis(
+  url: string,
+  logger: Logger,
+  options: RedisConnectOptions = {},
+): Promise<RedisLink> {
+  const tls = redisTlsOptions(url, options.caFile);
   let started = false;
   let up = false;
   let wasDown = false;
@@ -38,6 +53,7 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisLi
   const client = makeClient({
     url,
     socket: {
+      ...tls,
       connectTimeout: START_TIMEOUT_MS,
       reconnectStrategy: (retries: number, cause: Error) =>
         started ? Math.min(100 * 2 ** Math.min(retries, 5), 2_000) : cause,
@@ -68,11 +84,15 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisLi
     } catch {
       // A failed first connection already closed it.
     }
-    throw new ClusterStartError(
-      "redis",
-      `Redis at ${redactUrl(url)} cannot be reached (${withoutCredentials((error as Error).message, url)}); this node does not start. Check REDIS_URL and that Redis is running.`,
-      { cause: error },
+    // The sentence names the setting to check; Redis's own words (and its address) go to the log.
+    logger.error(
+      {
+        redis: redactUrl(url),
+        detail: withoutCredentials(error instanceof Error ? error.message : String(error), url),
+      },
+      "could not connect to Redis",
     );
+    throw new ClusterStartError("redis", redisStartRefusal(error), { cause: error });
   }
   started = true;
   up = true;
@@ -108,4 +128,51 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisLi
       }
     },
   };
+}
+
+/**
+ * The socket's TLS options: none for `redis://`; for `rediss://` the client's own (the system's
+ * CAs), plus the operator's CA file when given.
+ *
+ * @throws {ClusterStartError} `redis` for a CA file with a `redis://` URL, or one that can't be read.
+ */
+function redisTlsOptions(url: string, caFile: string | undefined): { tls?: true; ca?: Buffer } {
+  if (caFile === undefined) return {};
+  if (!/^rediss:/i.test(url)) {
+    throw new ClusterStartError(
+      "redis",
+      "A Redis CA file (--redis-ca-file, REDIS_TLS_CA_FILE) needs a rediss:// URL in REDIS_URL; this node does not start.",
+    );
+  }
+  try {
+    return { tls: true, ca: readFileSync(caFile) };
+  } catch (error) {
+    throw new ClusterStartError(
+      "redis",
+      `The Redis CA file (--redis-ca-file, REDIS_TLS_CA_FILE) cannot be read (${(error as NodeJS.ErrnoException).code ?? "an error"}); this node does not start.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The sentence a node prints when its first connection to Redis fails: what failed and which
+ * setting to check, without Redis's address or its own words.
+ */
+function redisStartRefusal(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (/WRONGPASS|NOAUTH|invalid (username-)?password|AUTH .*without any password/i.test(message)) {
+    return "Redis refused the password (or user); this node does not start. Check the user and password in REDIS_URL (redis://user:password@host:port).";
+  }
+  if (/NOPERM/.test(message)) {
+    return "Redis's ACL user may not run every command this host needs; this node does not start. Give the user in REDIS_URL +@all on the host's keys and channels, or another user.";
+  }
+  if (
+    (typeof code === "string" && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code)) ||
+    /certificate|SSL routines|wrong version number/i.test(message)
+  ) {
+    return "The TLS connection to Redis failed (its certificate was not trusted, or it does not speak TLS on that port); this node does not start. Check rediss:// in REDIS_URL and the CA file (--redis-ca-file or REDIS_TLS_CA_FILE).";
+  }
+  return "Redis cannot be reached; this node does not start. Check the host and port in REDIS_URL and that Redis is running.";
 }

@@ -91,6 +91,7 @@ export class ConversationService {
       current: this.#shown ? await this.snapshot(this.#shown) : null,
       model: services.modelName,
       ...(services.liveViews === undefined ? {} : { liveViews: services.liveViews }),
+      ...(services.signOut === true ? { signOut: true } : {}),
     };
   }
 

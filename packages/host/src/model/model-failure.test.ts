@@ -384,7 +384,7 @@ const rows: Row[] = [
     {
       kind: "network",
       message:
-        "The host could not connect to the model server at http://127.0.0.1:11434. Check the network and the base URL, then try again.",
+        "The host could not connect to the model server. Check the network and the base URL, then try again.",
       retryable: true,
     },
   ],

@@ -119,10 +119,10 @@ function explain(error: unknown, facts: ProviderErrorFacts, context: FailureCont
     };
   }
   if (facts.transport === "connect") {
-    const where = facts.origin === undefined ? "" : ` at ${facts.origin}`;
+    // Not the origin: it is an internal address the person cannot use (the log has it).
     return {
       kind: "network",
-      message: `The host could not connect to ${provider.object}${where}. Check the network and the base URL, then try again.`,
+      message: `The host could not connect to ${provider.object}. Check the network and the base URL, then try again.`,
       retryable: true,
     };
   }

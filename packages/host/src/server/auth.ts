@@ -2,7 +2,8 @@ import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
 import type { Logger } from "pino";
 import { HttpLayerError } from "./http-layer-error";
-import type { SessionCookies } from "./session-cookie";
+import { OIDC_USER_PREFIX, type OidcOptions } from "./oidc-options";
+import type { SessionCookies, SessionCookieValue } from "./session-cookie";
 
 /** Who is using the host. */
 export interface HostUser {
@@ -23,11 +24,15 @@ export interface AuthenticatedSession {
  *   session cookie. `user` defaults to `{ id: "operator", name: "Operator" }`.
  * - `trusted-header`: behind an authenticating proxy; the user id comes from `header` (default
  *   `x-forwarded-user`), accepted only when the TCP peer is in `proxies` (addresses or CIDR).
+ * - `oidc`: people sign in with the organisation's OpenID provider (see {@link OidcOptions}); the
+ *   user id is `oidcUserId(iss, sub)`, and the sign-in is kept as in the token mode (the session
+ *   cookie and its binding).
  * - `function`: your own check; return a user, or null to refuse. Returning a user for every
  *   request turns auth off, which is yours to decide.
  */
 export type AuthOptions =
   | { mode: "token"; user?: HostUser | undefined }
+  | ({ mode: "oidc" } & OidcOptions)
   | {
       mode: "trusted-header";
       header?: string | undefined;
@@ -40,7 +45,7 @@ export type AuthOptions =
       authenticate(request: IncomingMessage): HostUser | null | Promise<HostUser | null>;
     };
 
-/** What a request carries besides its cookie, and what it must prove (token mode only). */
+/** What a request carries besides its cookie, and what it must prove (token and oidc modes). */
 export interface RequestCredentials {
   /**
    * The session binding the host page sent (socket `auth.binding`, or the
@@ -61,7 +66,7 @@ export type AuthResult =
       session: AuthenticatedSession;
       /**
        * Whether the request proved it comes from the host page: the cookie's binding matched, or
-       * the mode is not the token mode (there the credential is the header or the function).
+       * the mode has no cookie credential (there it is the header or the function).
        */
       bound: boolean;
       /** A `Set-Cookie` value that gives this browser a stable session id, when it had none. */
@@ -123,7 +128,7 @@ function proxyList(entries: readonly string[]): BlockList {
 
 /**
  * Recognises the user of an HTTP request or socket handshake, for every auth mode. In the token
- * mode the session cookie together with its binding is the credential (the cookie reaches every
+ * and OpenID Connect modes the session cookie together with its binding is the credential (the cookie reaches every
  * port of the host's name, the binding only the host page's own origin); in the other modes the
  * credential comes from the header or function, and the cookie (bound to that user) only keeps the
  * session id stable.
@@ -167,6 +172,29 @@ export class Authenticator {
   }
 
   /**
+   * Issues a session cookie for a person the OpenID Connect sign-in admitted.
+   *
+   * @param user - the person (an id made by `oidcUserId`, and a display name).
+   * @returns the session id, the `Set-Cookie` value and the binding to hand to the host page.
+   */
+  issueSession(user: HostUser): { sessionId: string; setCookie: string; binding: string } {
+    return this.cookies.issue(user.id, undefined, user.name);
+  }
+
+  /**
+   * The user a cookie of a cookie mode stands for, or null when it belongs to no user of this
+   * mode (an operator cookie is no OpenID sign-in, nor the other way round, even under one key).
+   */
+  private cookieUser(cookie: SessionCookieValue): HostUser | null {
+    if (this.options.mode === "token")
+      return cookie.userId === this.operator.id ? this.operator : null;
+    if (this.options.mode === "oidc" && cookie.userId.startsWith(OIDC_USER_PREFIX)) {
+      return { id: cookie.userId, name: cookie.userName ?? cookie.userId };
+    }
+    return null;
+  }
+
+  /**
    * Recognises the user of a request. Never throws: a failing auth function is logged and
    * answered with `failed`. In the token mode every value of the session cookie is tried (a
    * shadowing cookie must not lock the person out), and the one whose binding matches wins.
@@ -180,17 +208,17 @@ export class Authenticator {
     credentials: RequestCredentials = {},
   ): Promise<AuthResult> {
     const cookies = this.cookies.readAll(request.headers.cookie);
-    if (this.options.mode === "token") {
-      const operator = this.operator;
-      const candidates = cookies.filter((cookie) => cookie.userId === operator.id);
+    if (this.options.mode === "token" || this.options.mode === "oidc") {
+      const candidates = cookies.flatMap((cookie) => {
+        const user = this.cookieUser(cookie);
+        return user === null ? [] : [{ user, sessionId: cookie.sessionId }];
+      });
       const first = candidates[0];
       if (first === undefined) return { ok: false, failure: "unauthenticated" };
       const bound = candidates.find((cookie) =>
         this.cookies.verifyBinding(cookie.sessionId, credentials.binding),
       );
-      if (bound !== undefined) {
-        return { ok: true, bound: true, session: { user: operator, sessionId: bound.sessionId } };
-      }
+      if (bound !== undefined) return { ok: true, bound: true, session: bound };
       if (credentials.requireBinding === true) {
         this.logger.warn(
           {
@@ -201,7 +229,7 @@ export class Authenticator {
         );
         return { ok: false, failure: "unbound" };
       }
-      return { ok: true, bound: false, session: { user: operator, sessionId: first.sessionId } };
+      return { ok: true, bound: false, session: first };
     }
     let user: HostUser | null;
     if (this.options.mode === "trusted-header") {

@@ -47,7 +47,7 @@ export function assertBindAllowed(bindAddress: string, auth: AuthOptions | undef
     "unsafe_bind",
     `Refusing to listen on ${bindAddress} without auth configured: anyone who can reach that ` +
       `address could use the host and its tools. Bind 127.0.0.1, or pass an explicit auth option ` +
-      `({ mode: "token" }, { mode: "trusted-header", ... } or { mode: "function", ... }).`,
+      `({ mode: "token" }, { mode: "oidc", ... }, { mode: "trusted-header", ... } or { mode: "function", ... }).`,
   );
 }
 

@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { Server as SocketServer } from "socket.io";
 import type { AuthenticatedSession, AuthOptions } from "./auth";
 import type { SharedTokenStore } from "./one-time-tokens";
+import type { SharedSignInStates } from "./oidc-routes";
 import type { SandboxPortMemory, SandboxRequestHandler } from "./sandbox-listener-options";
 import type { SandboxPlacement } from "./sandbox-placement";
 import type { HostSocketData } from "./socket-guard";
@@ -152,10 +153,19 @@ export interface HttpLayer {
    */
   shareTokens(store: SharedTokenStore): Promise<void>;
   /**
+   * Keeps the OpenID Connect sign-ins in progress in the store (every node's), so a flow started
+   * on one node can finish on another. Until it is called, `/auth/login` answers 503.
+   */
+  shareSignInStates(store: SharedSignInStates): void;
+  /**
    * Mints a one-time sign-in URL, resolving once it is saved where every node can spend it.
    * @throws {HttpLayerError} as {@link HttpLayer.signInUrl}; the store's error when it can't save.
    */
   mintSignInUrl(): Promise<string>;
-  /** Stops accepting new connections (a drain); open sockets keep working until `close()`. */
+  /**
+   * Starts a drain: `/readyz` answers 503 with `draining: true` and new socket handshakes are
+   * refused, while the listener stays open (so a balancer's probe is answered, not refused) and
+   * open sockets keep working until `close()`.
+   */
   stopAccepting(): void;
 }

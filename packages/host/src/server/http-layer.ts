@@ -12,21 +12,29 @@ import { assertBindAllowed, DEFAULT_BIND_ADDRESS } from "./bind-policy";
 import type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";
 import { HttpLayerError } from "./http-layer-error";
 import { OneTimeTokens } from "./one-time-tokens";
+import { checkOidcOptions } from "./oidc-options";
+import { oidcRoutes, type SharedSignInStates } from "./oidc-routes";
 import { OriginPolicy } from "./origin-check";
 import { boundOnly, notFound, requireAuth } from "./require-auth";
 import { routeErrorHandler } from "./route-error-handler";
 import { SandboxListeners } from "./sandbox-listeners";
 import { baseSecurityHeaders, hostPageCsp } from "./security-headers";
 import { SessionCookies } from "./session-cookie";
+import { refuseWhileDraining } from "./drain-guard";
 import { handshakeOriginCheck, socketAuth } from "./socket-guard";
 import { tokenExchange } from "./token-exchange";
 import { webApp } from "./web-app";
 
 export type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";
 
+/** The socket.io room of one browser session's sockets. */
+function sessionRoom(sessionId: string): string {
+  return `session:${sessionId}`;
+}
+
 /**
  * Builds the server's HTTP and socket shell with its security: Host and Origin checks, auth
- * (one-time token → cookie, trusted header, or a function), security headers, `/healthz`, the
+ * (one-time token → cookie, OpenID Connect → cookie, trusted header, or a function), security headers, `/healthz`, the
  * built web app, the socket.io server (WebSocket only, size cap, authenticated handshakes) and
  * one sandbox listener for every source's views. Nothing listens until `listen()`.
  *
@@ -62,10 +70,16 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     now: options.now,
   });
   const authenticator = new Authenticator(auth, cookies, logger);
+  // Checked now, so a bad issuer or domain fails at construction, not at the first sign-in.
+  const oidc = auth.mode === "oidc" ? checkOidcOptions(auth) : undefined;
+  let signInStates: SharedSignInStates | null = null;
   const tokens = new OneTimeTokens({ now: options.now });
   let latestToken = auth.mode === "token" ? tokens.mint() : undefined;
   let policy: OriginPolicy | undefined;
   let state: "idle" | "listening" | "closed" = "idle";
+  // Draining: the listener stays open (a balancer's probe must get a 503, never a refused
+  // connection) but new socket handshakes are refused; `close()` ends it.
+  let draining = false;
 
   const sandbox = new SandboxListeners({
     bindAddress: () => bindAddress,
@@ -101,7 +115,8 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
         : options.readiness === undefined
           ? { ok: true }
           : await options.readiness().catch(() => ({ ok: false }));
-    response.status(report.ok ? 200 : 503).json(report);
+    const answer = draining ? { ...report, ok: false, draining: true } : report;
+    response.status(answer.ok ? 200 : 503).json(answer);
   });
   // A scraper names the node by its address, so `/metrics` comes before the Host check too.
   app.get("/metrics", options.metricsRoute ?? notFound());
@@ -132,6 +147,21 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   });
   if (auth.mode === "token")
     app.get(["/", "/auth"], tokenExchange({ tokens, authenticator, logger }));
+  if (oidc !== undefined) {
+    app.use(
+      oidcRoutes({
+        options: oidc,
+        authenticator,
+        cookies,
+        states: () => signInStates,
+        origin: () => requirePolicy().canonicalOrigin,
+        // Every tab of that browser session, on whichever node holds it (the adapter's room).
+        endSession: (sessionId) => io.in(sessionRoom(sessionId)).disconnectSockets(true),
+        logger,
+        now: options.now ?? Date.now,
+      }),
+    );
+  }
   app.use(requireAuth(authenticator));
   const routes = express.Router();
   routes.use(express.json({ limit: maxHttpBufferSize }));
@@ -155,12 +185,19 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     serveClient: false,
     transports: ["websocket"],
     maxHttpBufferSize,
-    allowRequest: handshakeOriginCheck(() => policy, logger),
+    allowRequest: refuseWhileDraining(
+      () => draining,
+      handshakeOriginCheck(() => policy, logger),
+    ),
   });
   // Every namespace, including ones created later, authenticates its handshakes.
   const authenticateSocket = socketAuth(authenticator, logger);
   io.use(authenticateSocket);
   io.on("new_namespace", (namespace) => namespace.use(authenticateSocket));
+  // A room per browser session, so a sign-out can end its tabs on every node.
+  io.on("connection", (socket) => {
+    void socket.join(sessionRoom(socket.data.sessionId));
+  });
 
   const requirePolicy = (): OriginPolicy => {
     if (policy === undefined || state !== "listening") {
@@ -240,13 +277,16 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     async shareTokens(store) {
       await tokens.share(store);
     },
+    shareSignInStates(store) {
+      signInStates = store;
+    },
     async mintSignInUrl() {
       const url = this.signInUrl();
       await tokens.saved();
       return url;
     },
     stopAccepting() {
-      httpServer.close();
+      draining = true;
     },
     signInUrl() {
       if (auth.mode !== "token") {

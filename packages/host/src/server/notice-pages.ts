@@ -16,14 +16,21 @@ function escapeHtml(text: string): string {
  * @param status - the HTTP status.
  * @param title - the heading.
  * @param paragraphs - plain-text paragraphs (escaped here).
+ * @param action - a link to what to do next (a path of this host), shown after them.
  */
 export function sendNoticePage(
   response: Response,
   status: number,
   title: string,
   paragraphs: readonly string[],
+  action?: { href: string; label: string },
 ): void {
-  const body = paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n    ");
+  const body = [
+    ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...(action === undefined
+      ? []
+      : [`<p><a href="${escapeHtml(action.href)}">${escapeHtml(action.label)}</a></p>`]),
+  ].join("\n    ");
   const html = `<!doctype html>
 <html lang="en">
   <head>
@@ -58,6 +65,10 @@ export const signInAdvice = {
   "trusted-header": [
     "You are not signed in to this mcp-chat-host server.",
     "It expects to be reached through your organisation's sign-in proxy; open it through that address.",
+  ],
+  oidc: [
+    "You are not signed in to this mcp-chat-host server.",
+    "Open its address again to sign in with your organisation's account.",
   ],
   function: [
     "You are not signed in to this mcp-chat-host server.",

@@ -47,6 +47,12 @@ export function requireAuth(authenticator: Authenticator): RequestHandler {
       });
       return;
     }
+    if (wantsPage(request) && authenticator.mode === "oidc") {
+      // A person opening the host is sent to their organisation's sign-in.
+      response.setHeader("Cache-Control", "no-store");
+      response.redirect(303, "/auth/login");
+      return;
+    }
     if (wantsPage(request)) {
       sendNoticePage(response, 401, "Sign in to mcp-chat-host", signInAdvice[authenticator.mode]);
       return;

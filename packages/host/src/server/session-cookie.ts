@@ -20,6 +20,8 @@ export interface SessionCookieOptions {
 export interface SessionCookieValue {
   sessionId: string;
   userId: string;
+  /** The display name the sign-in gave (OpenID Connect), when it gave one. */
+  userName?: string;
 }
 
 const FORMAT = "v1";
@@ -61,7 +63,8 @@ function encodeText(text: string): string {
 }
 
 /**
- * The signed session cookie: `v1.<sessionId>.<userId>.<issuedAt>.<mac>` (HMAC-SHA256). It carries
+ * The signed session cookie: `v1.<sessionId>.<userId>[~<name>].<issuedAt>.<mac>` (HMAC-SHA256; the
+ * user's id and optional display name in base64url, whose alphabet has no `~`). It carries
  * no secret the server keeps, so it survives a restart when the secret does, and it is HttpOnly
  * and SameSite=Strict so neither a view nor another site can use it.
  *
@@ -100,11 +103,13 @@ export class SessionCookies {
    *
    * @param userId - whose session it is.
    * @param sessionId - keep an existing session id; a new random one otherwise.
+   * @param userName - a display name to keep with the id (the OpenID Connect mode's).
    * @returns the session id, the `Set-Cookie` header value and the session's binding.
    */
   issue(
     userId: string,
     sessionId: string = randomBytes(16).toString("base64url"),
+    userName?: string,
   ): {
     sessionId: string;
     setCookie: string;
@@ -112,7 +117,9 @@ export class SessionCookies {
     binding: string;
   } {
     const issuedAt = Math.floor(this.now() / 1000);
-    const body = `${FORMAT}.${sessionId}.${encodeText(userId)}.${issuedAt}`;
+    const user =
+      userName === undefined ? encodeText(userId) : `${encodeText(userId)}~${encodeText(userName)}`;
+    const body = `${FORMAT}.${sessionId}.${user}.${issuedAt}`;
     const value = `${body}.${this.sign(body)}`;
     const setCookie = stringifySetCookie({
       name: this.name,
@@ -136,6 +143,41 @@ export class SessionCookies {
    */
   bindingFor(sessionId: string): string {
     return this.sign(`${BINDING_LABEL}.${sessionId}`);
+  }
+
+  /**
+   * A `Set-Cookie` value that removes the session cookie from the browser (a sign-out).
+   *
+   * @returns the header value.
+   */
+  clear(): string {
+    return stringifySetCookie({
+      name: this.name,
+      value: "",
+      httpOnly: true,
+      sameSite: "strict",
+      path: "/",
+      secure: this.secure,
+      maxAge: 0,
+    });
+  }
+
+  /** Whether the cookie is `Secure` (the host is reached over https). */
+  get isSecure(): boolean {
+    return this.secure;
+  }
+
+  /**
+   * A keyed proof of a value under the cookie's secret with its own label, for another cookie
+   * the host must be able to tell it set (the OpenID Connect flow's), which a page elsewhere on
+   * the host's name cannot forge.
+   *
+   * @param label - what the proof is for.
+   * @param value - the value proven.
+   * @returns base64url text.
+   */
+  proofOf(label: string, value: string): string {
+    return this.sign(`${label}.${value}`);
   }
 
   /**
@@ -199,7 +241,11 @@ export class SessionCookies {
     if (!Number.isInteger(issuedAt) || issuedAt > nowSeconds + 60) return null;
     if (nowSeconds - issuedAt > this.maxAgeSeconds) return null;
     if (sessionId.length === 0) return null;
-    return { sessionId, userId: Buffer.from(encodedUser, "base64url").toString("utf8") };
+    const [encodedId = "", encodedName] = encodedUser.split("~");
+    const userId = Buffer.from(encodedId, "base64url").toString("utf8");
+    return encodedName === undefined
+      ? { sessionId, userId }
+      : { sessionId, userId, userName: Buffer.from(encodedName, "base64url").toString("utf8") };
   }
 
   private sign(body: string): string {

@@ -34,6 +34,10 @@ function handshakeBinding(socket: HandshakingSocket): unknown {
 const UNBOUND_ADVICE =
   "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Open a new sign-in URL: run `npx mcp-chat-host sign-in --data <data folder>` (or `npm run sign-in` in the repository) next to the running server, and open the URL it prints.";
 
+/** The same, in the OpenID Connect mode, where signing in again is opening the host again. */
+const UNBOUND_OIDC_ADVICE =
+  "This page has no proof of its sign-in (its site data may have been cleared, or the cookie was copied to another program). Sign in again: open /auth/login on this address.";
+
 /**
  * engine.io's `allowRequest`: refuses every handshake whose `Host` or `Origin` is not allowed,
  * before any WebSocket is set up (the client sees a failed upgrade → `connect_error`).
@@ -108,7 +112,10 @@ export function socketAuth(
                   },
                 )
               : result.failure === "unbound"
-                ? wireError("unauthorized", UNBOUND_ADVICE)
+                ? wireError(
+                    "unauthorized",
+                    authenticator.mode === "oidc" ? UNBOUND_OIDC_ADVICE : UNBOUND_ADVICE,
+                  )
                 : wireError("unauthorized", signInAdvice[authenticator.mode].join(" "));
           logger.warn(
             { peer: socket.request.socket.remoteAddress, failure: result.failure },

@@ -23,6 +23,8 @@ export interface SessionServices {
   modelName: string;
   /** Most card views a tab keeps live at once (`host.liveViews`); absent: the page's default. */
   liveViews?: number;
+  /** Whether people can sign out here (the OpenID Connect mode), told to the browser. */
+  signOut?: boolean;
   logger: Logger;
   configured: ConfiguredSources;
   processSources: ProcessSources;

@@ -1,5 +1,5 @@
 // What several nodes share through the store (leases, the replies of nodes that are gone,
-// one-time sign-in tokens), on SQLite and on Postgres, with one store or two on the same data.
+// one-time sign-in tokens, OpenID Connect sign-ins in progress), on SQLite and on Postgres, with one store or two on the same data.
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { describeEachStore } from "../../test/store-kinds";
 import type { HostStore, MessageRecord, NewMessage } from "./host-store";
@@ -183,5 +183,37 @@ describeEachStore((kind) => {
     expect(attempts.filter((outcome) => outcome === "accepted")).toHaveLength(1);
     expect(attempts.filter((outcome) => outcome === "already-used")).toHaveLength(9);
     expect(await other.spendSignInToken("digest-shared", time + 2)).toBe("already-used");
+  });
+
+  it("takes a sign-in state once with its data, says already-used until it expires, then unknown", async () => {
+    await store.saveSignInState("state-1", '{"nonce":"n"}', time + 60_000);
+    expect(await store.takeSignInState("state-never-saved", time)).toEqual({ outcome: "unknown" });
+    expect(await store.takeSignInState("state-1", time + 1)).toEqual({
+      outcome: "accepted",
+      data: '{"nonce":"n"}',
+    });
+    expect(await store.takeSignInState("state-1", time + 2)).toEqual({ outcome: "already-used" });
+    expect(await store.takeSignInState("state-1", time + 60_000)).toEqual({ outcome: "unknown" });
+    await store.saveSignInState("state-short", "{}", time + 1_000);
+    expect(await store.takeSignInState("state-short", time + 1_000)).toEqual({
+      outcome: "unknown",
+    });
+    await expect(store.saveSignInState("", "{}", time + 1_000)).rejects.toSatisfy((error) =>
+      isStoreError(error, "invalid_record"),
+    );
+  });
+
+  it("lets another node take a state this one saved, exactly once when both try at once", async () => {
+    const other = await secondNode();
+    await store.saveSignInState("state-shared", '{"from":"a"}', time + 60_000);
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, (_unused, index) =>
+        (index % 2 === 0 ? other : store).takeSignInState("state-shared", time + 1),
+      ),
+    );
+    expect(attempts.filter((found) => found.outcome === "accepted")).toEqual([
+      { outcome: "accepted", data: '{"from":"a"}' },
+    ]);
+    expect(attempts.filter((found) => found.outcome === "already-used")).toHaveLength(9);
   });
 });

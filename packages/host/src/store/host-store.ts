@@ -15,6 +15,7 @@ import type {
   NewCard,
   NewConversation,
   NewMessage,
+  SignInStateOutcome,
   SignInTokenOutcome,
 } from "./store-inputs";
 import type {
@@ -124,6 +125,20 @@ export interface HostStore {
    * expired at `now`, answers `unknown`.
    */
   spendSignInToken(digest: string, now: number): Promise<SignInTokenOutcome>;
+
+  /**
+   * Keeps an OpenID Connect sign-in in progress (the digest of its `state`, and its nonce and
+   * PKCE verifier as `data`) until `expiresAt`, so the node that receives the provider's answer
+   * can finish a flow another node started. Saving a digest again keeps the first. Expired states
+   * are removed.
+   */
+  saveSignInState(digest: string, data: string, expiresAt: number): Promise<void>;
+  /**
+   * Takes a sign-in state atomically: across every store on the same database exactly one call
+   * gets `accepted` with its data; later calls get `already-used` until it expires; a digest
+   * never saved, or expired at `now`, gets `unknown`.
+   */
+  takeSignInState(digest: string, now: number): Promise<SignInStateOutcome>;
 
   /** Saves (inserts or replaces) a card's descriptor. Throws `not_found` when the conversation is missing. */
   saveCard(card: NewCard): Promise<CardRecord>;

@@ -39,6 +39,7 @@ describe("migrate", () => {
       "conversations",
       "leases",
       "messages",
+      "sign_in_states",
       "sign_in_tokens",
       "users",
     ]);

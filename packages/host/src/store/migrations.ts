@@ -146,6 +146,22 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: "sign_in_states: OpenID Connect sign-ins in progress, shared by every node",
+    up(database) {
+      database.exec(`
+        -- By digest of the flow's state; data is JSON (nonce, PKCE verifier). A taken one is
+        -- kept until it expires, so a replayed answer is told apart from an unknown one.
+        CREATE TABLE sign_in_states (
+          digest TEXT PRIMARY KEY,
+          data TEXT NOT NULL,
+          expires_at INTEGER NOT NULL,
+          taken_at INTEGER
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

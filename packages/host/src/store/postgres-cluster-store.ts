@@ -4,6 +4,7 @@ import type {
   AuditRecord,
   MessageRecord,
   NewAudit,
+  SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
 import { postgresClusterTables as cluster } from "./postgres-cluster-tables";
@@ -81,6 +82,22 @@ export abstract class PostgresClusterStore {
       const at = this.time(now);
       await cluster.deleteExpiredTokens(db, at);
       return cluster.spendToken(db, digest, at);
+    });
+  }
+
+  saveSignInState(digest: string, data: string, expiresAt: number): Promise<void> {
+    return this.inTransaction({ what: "The sign-in could not be started" }, async (db) => {
+      requireText(digest, "A state digest");
+      await cluster.deleteExpiredStates(db, this.time());
+      await cluster.insertState(db, digest, data, this.time(expiresAt));
+    });
+  }
+
+  takeSignInState(digest: string, now: number): Promise<SignInStateOutcome> {
+    return this.inTransaction({ what: "The sign-in could not be checked" }, async (db) => {
+      const at = this.time(now);
+      await cluster.deleteExpiredStates(db, at);
+      return cluster.takeState(db, digest, at);
     });
   }
 

@@ -1,4 +1,4 @@
-import type { MessageRecord, SignInTokenOutcome } from "./host-store";
+import type { MessageRecord, SignInStateOutcome, SignInTokenOutcome } from "./host-store";
 import { all, one, type Queryable } from "./postgres-query";
 import { messageFromRow, type MessageRow } from "./sqlite-rows";
 
@@ -78,5 +78,40 @@ export const postgresClusterTables = {
       [digest, at],
     );
     return row !== undefined && row.spent_at !== null ? "already-used" : "unknown";
+  },
+
+  async deleteExpiredStates(db: Queryable, at: number): Promise<void> {
+    await db.query("DELETE FROM sign_in_states WHERE expires_at <= $1", [at]);
+  },
+
+  /** Keeps a sign-in state unless its digest is already kept. */
+  async insertState(db: Queryable, digest: string, data: string, expiresAt: number): Promise<void> {
+    await db.query(
+      "INSERT INTO sign_in_states (digest, data, expires_at) VALUES ($1, $2, $3) ON CONFLICT (digest) DO NOTHING",
+      [digest, data, expiresAt],
+    );
+  },
+
+  /**
+   * Takes the state at `at` when it is kept, untaken and unexpired. As with tokens, the UPDATE
+   * takes the row's lock, so of two nodes taking at once the second finds `taken_at` set.
+   */
+  async takeState(db: Queryable, digest: string, at: number): Promise<SignInStateOutcome> {
+    const taken = await one<{ data: string }>(
+      db,
+      `UPDATE sign_in_states SET taken_at = $1
+         WHERE digest = $2 AND taken_at IS NULL AND expires_at > $1
+         RETURNING data`,
+      [at, digest],
+    );
+    if (taken !== undefined) return { outcome: "accepted", data: taken.data };
+    const row = await one<{ taken_at: number | null }>(
+      db,
+      "SELECT taken_at FROM sign_in_states WHERE digest = $1 AND expires_at > $2",
+      [digest, at],
+    );
+    return row !== undefined && row.taken_at !== null
+      ? { outcome: "already-used" }
+      : { outcome: "unknown" };
   },
 };

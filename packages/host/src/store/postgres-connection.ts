@@ -15,6 +15,29 @@ export interface PostgresConnectionOptions {
   lockTimeoutMs?: number;
   /** How long opening a connection may take before the call fails, in ms. Default 5000. */
   connectionTimeoutMs?: number;
+  /**
+   * A PEM file of the CA that signed the database server's certificate (`--database-ca-file`,
+   * `PGSSLROOTCERT`): it becomes the URL's `sslrootcert` unless the URL names one, with
+   * `sslmode=verify-full` unless the URL sets a mode.
+   */
+  caFile?: string;
+}
+
+/**
+ * The connection string with a CA file added as libpq spells it (node-postgres reads
+ * `sslrootcert` and `sslmode` from the URL, and the URL's TLS settings replace a separate `ssl`
+ * option, so the URL is where they must go).
+ *
+ * @param url - the `postgres://` URL.
+ * @param caFile - the CA's PEM file, or undefined.
+ * @returns the URL to connect with.
+ */
+function withCaFile(url: string, caFile: string | undefined): string {
+  if (caFile === undefined) return url;
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has("sslrootcert")) parsed.searchParams.set("sslrootcert", caFile);
+  if (!parsed.searchParams.has("sslmode")) parsed.searchParams.set("sslmode", "verify-full");
+  return parsed.toString();
 }
 
 /** The OID of Postgres's `int8` (BIGINT): the store's times, which fit a JavaScript number. */
@@ -43,7 +66,7 @@ export class PostgresConnection {
    */
   constructor(url: string, options: PostgresConnectionOptions = {}) {
     this.pool = new pg.Pool({
-      connectionString: url,
+      connectionString: withCaFile(url, options.caFile),
       max: options.maxConnections ?? 10,
       lock_timeout: options.lockTimeoutMs ?? 5_000,
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,

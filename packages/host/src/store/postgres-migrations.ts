@@ -15,8 +15,8 @@ export interface PostgresMigration {
  * The Postgres schema's history, oldest first. Append a new step to change the schema; never edit
  * a step that has shipped, because existing databases have already run it.
  *
- * Step 1 is the same logical schema as SQLite's steps 1 to 4. Times are milliseconds since the
- * epoch (BIGINT); JSON is kept as text, so what is read back is byte for byte what was written;
+ * Step 1 is the same logical schema as SQLite's steps 1 to 4, step 2 is SQLite's step 5. Times
+ * are milliseconds since the epoch (BIGINT); JSON is kept as text, so what is read back is byte for byte what was written;
  * `position` columns give the insertion order SQLite's `rowid` gives.
  */
 export const postgresMigrations: readonly PostgresMigration[] = [
@@ -129,6 +129,20 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         digest TEXT PRIMARY KEY,
         expires_at BIGINT NOT NULL,
         spent_at BIGINT
+      );
+    `,
+  },
+  {
+    version: 2,
+    description: "sign_in_states: OpenID Connect sign-ins in progress, shared by every node",
+    sql: `
+      -- By digest of the flow's state; data is JSON (nonce, PKCE verifier). A taken one is kept
+      -- until it expires, so a replayed answer is told apart from an unknown one.
+      CREATE TABLE sign_in_states (
+        digest TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        taken_at BIGINT
       );
     `,
   },

@@ -5,6 +5,7 @@ import type {
   AuditRecord,
   MessageRecord,
   NewAudit,
+  SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
 import { migrate } from "./migrations";
@@ -120,6 +121,22 @@ export abstract class SqliteClusterStore {
       const at = this.time(now);
       this.cluster.deleteExpiredTokens(at);
       return this.cluster.spendToken(digest, at);
+    });
+  }
+
+  saveSignInState(digest: string, data: string, expiresAt: number): Promise<void> {
+    return this.inTransaction({ what: "The sign-in could not be started" }, () => {
+      requireText(digest, "A state digest");
+      this.cluster.deleteExpiredStates(this.time());
+      this.cluster.insertState(digest, data, this.time(expiresAt));
+    });
+  }
+
+  takeSignInState(digest: string, now: number): Promise<SignInStateOutcome> {
+    return this.inTransaction({ what: "The sign-in could not be checked" }, () => {
+      const at = this.time(now);
+      this.cluster.deleteExpiredStates(at);
+      return this.cluster.takeState(digest, at);
     });
   }
 

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { MessageRecord, SignInTokenOutcome } from "./host-store";
+import type { MessageRecord, SignInStateOutcome, SignInTokenOutcome } from "./host-store";
 import { messageFromRow, type MessageRow } from "./sqlite-rows";
 
 /**
@@ -82,6 +82,34 @@ export class SqliteClusterTables {
       "SELECT spent_at FROM sign_in_tokens WHERE digest = ? AND expires_at > ?",
     ).get(digest, at) as { spent_at: number | null } | undefined;
     return row !== undefined && row.spent_at !== null ? "already-used" : "unknown";
+  }
+
+  /** Deletes the sign-in states expired at `at`. */
+  deleteExpiredStates(at: number): void {
+    this.statement("DELETE FROM sign_in_states WHERE expires_at <= ?").run(at);
+  }
+
+  /** Keeps a sign-in state unless its digest is already kept. */
+  insertState(digest: string, data: string, expiresAt: number): void {
+    this.statement(
+      "INSERT INTO sign_in_states (digest, data, expires_at) VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING",
+    ).run(digest, data, expiresAt);
+  }
+
+  /** Takes the state at `at` when it is kept, untaken and unexpired; says what it found. */
+  takeState(digest: string, at: number): SignInStateOutcome {
+    const taken = this.statement(
+      `UPDATE sign_in_states SET taken_at = ?
+         WHERE digest = ? AND taken_at IS NULL AND expires_at > ?
+         RETURNING data`,
+    ).get(at, digest, at) as { data: string } | undefined;
+    if (taken !== undefined) return { outcome: "accepted", data: taken.data };
+    const row = this.statement(
+      "SELECT taken_at FROM sign_in_states WHERE digest = ? AND expires_at > ?",
+    ).get(digest, at) as { taken_at: number | null } | undefined;
+    return row !== undefined && row.taken_at !== null
+      ? { outcome: "already-used" }
+      : { outcome: "unknown" };
   }
 
   private statement(sql: string): Database.Statement {

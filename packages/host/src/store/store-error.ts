@@ -32,6 +32,11 @@ export interface StoreErrorOptions {
   path?: string;
   /** The underlying error (a SQLite error, a zod error). */
   cause?: unknown;
+  /**
+   * Maps the same cause again for another action (see {@link StoreError.restated}); set by the
+   * mappers, which know the cause's kind.
+   */
+  restate?: (action: StoreAction) => StoreError;
 }
 
 /**
@@ -45,6 +50,7 @@ export class StoreError extends Error {
   readonly retryable: boolean;
   /** For `invalid_import`: where in the document the first problem is. */
   readonly path: string | undefined;
+  readonly #restate: ((action: StoreAction) => StoreError) | undefined;
 
   /**
    * @param code - the stable code.
@@ -57,6 +63,16 @@ export class StoreError extends Error {
     this.code = code;
     this.retryable = options.retryable ?? false;
     this.path = options.path;
+    this.#restate = options.restate;
+  }
+
+  /**
+   * The same failure in the words of another action ("The message could not be saved; nothing
+   * was sent" where the store said "The user could not be saved"), mapped from the same cause by
+   * the store that threw it; this error itself when it has no cause to map.
+   */
+  restated(action: StoreAction): StoreError {
+    return this.#restate?.(action) ?? this;
   }
 }
 
@@ -90,7 +106,7 @@ export function toStoreError(error: unknown, action: StoreAction): StoreError {
   if (error instanceof StoreError) return error;
   const sqliteCode = sqliteCodeOf(error);
   const outcome = action.outcome ?? "nothing was changed";
-  const options = { cause: error };
+  const options = { cause: error, restate: (next: StoreAction) => toStoreError(error, next) };
   if (sqliteCode.startsWith("SQLITE_FULL")) {
     return new StoreError(
       "storage_full",
@@ -133,7 +149,9 @@ export function toStoreError(error: unknown, action: StoreAction): StoreError {
       options,
     );
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  // Not the error's own text: it may carry a path or an address (the cause keeps it, for the log).
+  const code = codeOf(error);
+  const detail = /^[0-9A-Z_]{2,40}$/.test(code) ? `a storage error, ${code}` : "a storage error";
   return new StoreError(
     "storage_failed",
     `${action.what} (${detail}); ${outcome}. Ask the operator to check the server's log.`,
@@ -146,6 +164,13 @@ function sqliteCodeOf(error: unknown): string {
   if (typeof error !== "object" || error === null || !("code" in error)) return "";
   const code = (error as { code: unknown }).code;
   return typeof code === "string" && code.startsWith("SQLITE_") ? code : "";
+}
+
+/** The `code` property of an error (SQLite's, or Node's `EACCES`), or "". */
+function codeOf(error: unknown): string {
+  if (typeof error !== "object" || error === null || !("code" in error)) return "";
+  const code = (error as { code: unknown }).code;
+  return typeof code === "string" ? code : "";
 }
 
 /** better-sqlite3 throws a TypeError with this text when a closed connection is used. */

@@ -54,6 +54,13 @@ export interface MessageChanges {
 /** What {@link HostStore.spendSignInToken} found. */
 export type SignInTokenOutcome = "accepted" | "already-used" | "unknown";
 
+/**
+ * What {@link HostStore.takeSignInState} found: the flow's data the first time, `already-used`
+ * afterwards until it expires, `unknown` for a state never saved or expired.
+ */
+export type SignInStateOutcome =
+  { outcome: "accepted"; data: string } | { outcome: "already-used" } | { outcome: "unknown" };
+
 /** Input of {@link HostStore.saveCard}. */
 export type NewCard = Omit<CardRecord, "createdAt"> & { createdAt?: number };
 

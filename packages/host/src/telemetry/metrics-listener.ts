@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Request, type Response } from "express";
 import type { Logger } from "pino";
+import { MetricsListenerError } from "./metrics-listener-error";
 import { sendMetrics } from "./metrics-route";
 import type { PrometheusHostMetrics } from "./prometheus-host-metrics";
 
@@ -52,14 +53,25 @@ export class MetricsListener {
    * Starts listening.
    *
    * @returns the scrape URL.
-   * @throws the listen error (the port is taken, the address is not this machine's).
+   * @throws {MetricsListenerError} when the port is taken or the address is not this machine's.
    */
   async listen(): Promise<string> {
     const host = this.options.host ?? "127.0.0.1";
     await new Promise<void>((resolve, reject) => {
-      this.#server.once("error", reject);
+      this.#server.once("error", (error: NodeJS.ErrnoException) => {
+        const why =
+          error.code === "EADDRINUSE"
+            ? "is in use"
+            : `cannot be used (${error.code ?? error.message})`;
+        reject(
+          new MetricsListenerError(
+            `The metrics port ${this.options.port} on ${host} ${why}; choose another --metrics-port (or --metrics-host).`,
+            { cause: error },
+          ),
+        );
+      });
       this.#server.listen(this.options.port, host, () => {
-        this.#server.off("error", reject);
+        this.#server.removeAllListeners("error");
         resolve();
       });
     });

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
+import { isLoopbackAddress } from "../server/bind-policy";
 import { type HostMetrics, noHostMetrics } from "./host-metrics";
 import { MetricsListener } from "./metrics-listener";
 import { metricsRoute } from "./metrics-route";
@@ -62,7 +63,15 @@ export function setUpMetrics(options: MetricsOptions | undefined, logger: Logger
     route: token === undefined ? undefined : metricsRoute(metrics, token, logger),
     async start(state) {
       metrics.observe(state);
-      return listener?.listen();
+      const url = await listener?.listen();
+      const host = options?.host ?? "127.0.0.1";
+      if (url !== undefined && !isLoopbackAddress(host)) {
+        logger.warn(
+          { url },
+          "The metrics listener answers anyone who reaches it, without a token; keep its address where only your scraper reaches.",
+        );
+      }
+      return url;
     },
     get url() {
       return listener?.url;

@@ -1,7 +1,8 @@
 /**
  * Test plumbing of `@mcp-chat-host/host`, for the tests and benchmarks of this repository
  * (`@mcp-chat-host/host/testing`): a socket.io client that speaks the wire contract as the host
- * page does. It needs `socket.io-client` installed by the caller (a devDependency here).
+ * page does, and a reader of one series of a `/metrics` scrape. The client needs
+ * `socket.io-client` installed by the caller (a devDependency here).
  */
 export {
   connectSocketTestClient,
@@ -9,3 +10,4 @@ export {
   type SocketTestClient,
   type SocketTestClientOptions,
 } from "./socket-test-client";
+export { metricSample } from "./metric-sample";

@@ -1,5 +1,6 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
-import { isStoreError, toStoreError } from "../store/store-error";
+import { isStoreError } from "../store/store-error";
+import { saveMessageAction } from "../store/store-rules";
 import type { MessageRecord } from "../store/host-store";
 
 /** A stored message as the browser sees it. */
@@ -26,11 +27,8 @@ export function messageToWire(message: MessageRecord): ChatMessage {
  * message is written, that is what they need to know (and the message is not acknowledged).
  */
 export function asMessageNotSaved(error: unknown): never {
-  if (isStoreError(error) && error.cause !== undefined) {
-    throw toStoreError(error.cause, {
-      what: "The message could not be saved",
-      outcome: "nothing was sent",
-    });
-  }
+  // The store that threw maps its own cause again (a Postgres error read as SQLite's would
+  // show the driver's text, with the server's address in it).
+  if (isStoreError(error)) throw error.restated(saveMessageAction);
   throw error;
 }

@@ -3,10 +3,11 @@
 // Postgres refuses to run as root, so under root it runs as the `postgres` user Debian's package
 // creates. The server never outlives the test process (see `spawnTied`); `stop()` removes the folder.
 import { execFile, execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { makeServerCertificate, type ServerCertificate } from "./test-certificate";
 import { freePort, spawnTied, waitForOutput, type TiedProcess } from "./tied-process";
 
 const run = promisify(execFile);
@@ -26,6 +27,16 @@ export interface PostgresOptions {
   readonly durable?: boolean;
   /** How long initdb plus a start, or a restart, may take, in ms; default 60,000. */
   readonly startTimeoutMs?: number;
+  /**
+   * A password for the `postgres` user, asked for on every TCP connection (scram-sha-256); the
+   * URLs then carry it. Default none (trust authentication).
+   */
+  readonly password?: string;
+  /**
+   * Serve TLS (`ssl=on`) with a certificate for 127.0.0.1 and localhost, signed by a CA made for
+   * this server with `openssl` (its certificate at `caFile`). Default false.
+   */
+  readonly tls?: boolean;
 }
 
 /** A running test Postgres. */
@@ -36,6 +47,8 @@ export interface RunningPostgres {
   readonly port: number;
   /** The temporary folder holding the cluster's data and its unix socket; `stop()` removes it. */
   readonly folder: string;
+  /** With `tls`: the PEM file of the CA that signed the server's certificate. */
+  readonly caFile: string | undefined;
   /**
    * Creates a new database and returns its URL.
    *
@@ -122,6 +135,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
   const data = join(folder, "data");
   const durable = options.durable === true ? "on" : "off";
   let current: TiedProcess | undefined;
+  let tls: ServerCertificate | undefined;
 
   async function launch(): Promise<void> {
     const tied = spawnTied(
@@ -132,6 +146,12 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
         // A commit is always written to the log before it is acknowledged, so a crash of the
         // server loses nothing committed; only the flush to disk is skipped unless durable.
         ...["-c", `fsync=${durable}`, "-c", `full_page_writes=${durable}`],
+        ...(tls === undefined
+          ? []
+          : [
+              ...["-c", "ssl=on", "-c", `ssl_cert_file=${tls.certFile}`],
+              ...["-c", `ssl_key_file=${tls.keyFile}`],
+            ]),
       ],
       { stdio: ["ignore", "pipe", "pipe"], cwd: folder, ...identity },
     );
@@ -155,11 +175,23 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
 
   try {
     if (identity !== undefined) chownSync(folder, identity.uid, identity.gid);
+    const passwordFile = join(folder, "password");
+    if (options.password !== undefined) {
+      writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o600 });
+      if (identity !== undefined) chownSync(passwordFile, identity.uid, identity.gid);
+    }
     await run(
       join(binaries, "initdb"),
-      ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+      [
+        ...["-D", data, "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"],
+        // The unix socket stays trusted (createdb below uses TCP with the password).
+        ...(options.password === undefined
+          ? ["--auth=trust"]
+          : ["--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${passwordFile}`]),
+      ],
       { timeout: timeoutMs, cwd: folder, ...identity },
     );
+    if (options.tls === true) tls = await makeServerCertificate(folder, identity, timeoutMs);
     await launch();
   } catch (error) {
     await current?.stop("SIGKILL");
@@ -167,11 +199,16 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
     throw error;
   }
 
-  const address = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const userInfo =
+    options.password === undefined
+      ? "postgres"
+      : `postgres:${encodeURIComponent(options.password)}`;
+  const address = (database: string) => `postgres://${userInfo}@127.0.0.1:${port}/${database}`;
   return {
     url: address("postgres"),
     port,
     folder,
+    caFile: tls?.caFile,
     async createDatabase(name, createOptions = {}) {
       databases += 1;
       const database = name ?? `test_${process.pid}_${databases}`;
@@ -188,7 +225,13 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
           ...(template === undefined ? [] : ["-T", template]),
           database,
         ],
-        { timeout: timeoutMs },
+        {
+          timeout: timeoutMs,
+          env: {
+            ...process.env,
+            ...(options.password === undefined ? {} : { PGPASSWORD: options.password }),
+          },
+        },
       );
       return address(database);
     },

@@ -34,6 +34,15 @@ describe("startRedis", () => {
     expect(await command(redis.port, "GET greeting")).toBe("$5");
   });
 
+  it("asks for the password it was started with, and for the ACL user's", async () => {
+    redis = await startRedis({ password: "s3cret:/@", user: "chat" });
+    expect(redis.url).toBe(`redis://chat:s3cret%3A%2F%40@127.0.0.1:${redis.port}`);
+    expect(await command(redis.port, "PING")).toMatch(/^-NOAUTH/);
+    expect(await pingRedis(redis.port, 2_000, { user: "chat", password: "s3cret:/@" })).toBe(true);
+    expect(await pingRedis(redis.port, 2_000, { password: "s3cret:/@" })).toBe(true);
+    expect(await pingRedis(redis.port, 2_000, { user: "chat", password: "wrong" })).toBe(false);
+  });
+
   it("restarts on the same port, and a killed server comes back with restart()", async () => {
     redis = await startRedis();
     const { port } = redis;

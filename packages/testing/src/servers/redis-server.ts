@@ -1,9 +1,11 @@
 // A real Redis for tests: Debian's `redis-server`, started by the test itself on 127.0.0.1 and a
 // free port, with its files in a temporary folder that `stop()` removes.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { connect as connectTls } from "node:tls";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeServerCertificate, type ServerCertificate } from "./test-certificate";
 import { freePort, spawnTied, waitForOutput, type TiedProcess } from "./tied-process";
 
 /** How a test Redis is started. Every field has a default. */
@@ -14,14 +16,28 @@ export interface RedisOptions {
   readonly port?: number;
   /** How long start and restart may take, in ms; default 20,000. */
   readonly startTimeoutMs?: number;
+  /** A password (`requirepass`) every client must give; `url` then carries it. Default none. */
+  readonly password?: string;
+  /**
+   * With `password`: an ACL user with that password and every right, named in `url` (the default
+   * user then also needs the password). Default none: `url` names no user.
+   */
+  readonly user?: string;
+  /**
+   * Serve TLS only (`rediss://`), with a certificate for 127.0.0.1 signed by a CA made for this
+   * server (its certificate at `caFile`). Default false.
+   */
+  readonly tls?: boolean;
 }
 
 /** A running test Redis. */
 export interface RunningRedis {
-  /** `redis://127.0.0.1:<port>` */
+  /** `redis://127.0.0.1:<port>`; with a password `redis://[user]:<password>@127.0.0.1:<port>`. */
   readonly url: string;
   /** The port; a restart keeps it. */
   readonly port: number;
+  /** With `tls`: the PEM file of the CA that signed the server's certificate. */
+  readonly caFile: string | undefined;
   /** Stops the server (if running) and removes its folder. */
   stop(): Promise<void>;
   /** Stops the server and starts it again on the same port (its data is not kept). */
@@ -43,9 +59,21 @@ const notFound = [
  * @param port - the port on 127.0.0.1.
  * @param timeoutMs - how long to wait for the answer.
  */
-export function pingRedis(port: number, timeoutMs = 2_000): Promise<boolean> {
+export function pingRedis(
+  port: number,
+  timeoutMs = 2_000,
+  credentials: { user?: string; password?: string; ca?: Buffer } = {},
+): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ port, host: "127.0.0.1" });
+    const socket =
+      credentials.ca === undefined
+        ? connect({ port, host: "127.0.0.1" })
+        : connectTls({ port, host: "127.0.0.1", ca: credentials.ca });
+    // With a password, AUTH first: its `+OK` line comes before PING's answer.
+    const auth =
+      credentials.password === undefined
+        ? ""
+        : `AUTH ${credentials.user === undefined ? "" : `${credentials.user} `}${credentials.password}\r\n`;
     let answer = "";
     const finish = (ok: boolean) => {
       clearTimeout(timer);
@@ -53,10 +81,14 @@ export function pingRedis(port: number, timeoutMs = 2_000): Promise<boolean> {
       resolve(ok);
     };
     const timer = setTimeout(() => finish(false), timeoutMs);
-    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once(credentials.ca === undefined ? "connect" : "secureConnect", () =>
+      socket.write(`${auth}PING\r\n`),
+    );
     socket.on("data", (chunk) => {
       answer += chunk.toString();
-      if (answer.includes("\r\n")) finish(answer.startsWith("+PONG"));
+      const lines = answer.split("\r\n");
+      const wanted = auth === "" ? 1 : 2;
+      if (lines.length > wanted) finish(lines[wanted - 1]?.startsWith("+PONG") === true);
     });
     socket.once("error", () => finish(false));
   });
@@ -76,8 +108,20 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
   const command = options.command ?? process.env["REDIS_SERVER"] ?? "redis-server";
   const port = options.port ?? (await freePort());
   const timeoutMs = options.startTimeoutMs ?? 20_000;
+  if (options.user !== undefined && options.password === undefined) {
+    throw new Error("startRedis: a user needs a password.");
+  }
   const folder = mkdtempSync(join(tmpdir(), "mcp-chat-host-redis-"));
+  const credentials = {
+    ...(options.user === undefined ? {} : { user: options.user }),
+    ...(options.password === undefined ? {} : { password: options.password }),
+  };
+  const userInfo =
+    options.password === undefined
+      ? ""
+      : `${encodeURIComponent(options.user ?? "")}:${encodeURIComponent(options.password)}@`;
   let current: TiedProcess | undefined;
+  let tls: ServerCertificate | undefined;
 
   async function launch(): Promise<void> {
     const tied = spawnTied(
@@ -85,8 +129,13 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
       [
         "--bind",
         "127.0.0.1",
-        "--port",
-        String(port),
+        ...(tls === undefined
+          ? ["--port", String(port)]
+          : ["--port", "0", "--tls-port", String(port), "--tls-auth-clients", "no"]),
+        ...(tls === undefined
+          ? []
+          : ["--tls-cert-file", tls.certFile, "--tls-key-file", tls.keyFile]),
+        ...(tls === undefined ? [] : ["--tls-ca-cert-file", tls.caFile]),
         "--dir",
         folder,
         "--save",
@@ -99,6 +148,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
         "",
         "--protected-mode",
         "yes",
+        ...(options.password === undefined ? [] : ["--requirepass", options.password]),
+        ...(options.password === undefined || options.user === undefined
+          ? []
+          : ["--user", options.user, "on", `>${options.password}`, "~*", "&*", "+@all"]),
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -115,13 +168,15 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
     // Keep reading its log so a full pipe never blocks the server.
     tied.child.stdout?.resume();
     tied.child.stderr?.resume();
-    if (!(await pingRedis(port))) {
+    const ca = tls === undefined ? {} : { ca: readFileSync(tls.caFile) };
+    if (!(await pingRedis(port, 2_000, { ...credentials, ...ca }))) {
       await tied.stop("SIGKILL");
       throw new Error(`redis-server said it was ready on port ${port} but did not answer PING.`);
     }
   }
 
   try {
+    if (options.tls === true) tls = await makeServerCertificate(folder, undefined, timeoutMs);
     await launch();
   } catch (error) {
     await current?.stop("SIGKILL");
@@ -129,8 +184,9 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
     throw error;
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls === true ? "rediss" : "redis"}://${userInfo}127.0.0.1:${port}`,
     port,
+    caFile: tls?.caFile,
     async stop() {
       await current?.stop();
       rmSync(folder, { recursive: true, force: true });

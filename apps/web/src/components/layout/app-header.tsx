@@ -1,8 +1,12 @@
 import { useHostStore } from "../../state/host-store";
 import { MenuIcon } from "../common/icons";
+import { SignOutButton } from "./sign-out-button";
 import { ThemeToggle } from "./theme-toggle";
 
-/** The top bar: the sidebar button, the open conversation's title, the model's name, the theme. */
+/**
+ * The top bar: the sidebar button, the open conversation's title, the model's name, the theme,
+ * and signing out where the sign-in mode has one.
+ */
 export function AppHeader(props: { sidebarOpen: boolean; onToggleSidebar: () => void }) {
   const model = useHostStore((state) => state.model);
   const title = useHostStore((state) => {
@@ -33,6 +37,7 @@ export function AppHeader(props: { sidebarOpen: boolean; onToggleSidebar: () => 
           </span>
         ) : null}
         <ThemeToggle />
+        <SignOutButton />
       </span>
     </header>
   );

@@ -30,6 +30,8 @@ export interface SessionSlice {
   user: SessionSnapshot["user"];
   chats: ChatInfo[];
   model: string | null;
+  /** Whether the person can sign out (the OpenID Connect mode). */
+  signOut: boolean;
   notices: Notice[];
   /** Sets the connection status and the banner's explanation. */
   setStatus(status: ConnectionStatus, message?: string | null): void;
