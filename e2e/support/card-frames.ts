@@ -102,7 +102,7 @@ export async function settledViewOf(card: Locator): Promise<FrameLocator> {
  *
  * @param page - the chat page.
  */
-export async function expectFramesSettled(page: Page): Promise<void> {
+async function expectFramesSettled(page: Page): Promise<void> {
   await expect
     .poll(() =>
       page.evaluate(
