@@ -74,5 +74,61 @@ export async function openCard(
   const card = cards(page).nth(before);
   await expect(card).toHaveAttribute("data-status", "ready");
   await expect(replies(page)).toHaveCount(repliesBefore + 1);
+  await expect(card).toHaveAttribute("data-card-state", "live");
   return { card, reply };
+}
+
+/**
+ * Waits until what a spec does in a card's view is answered and lands where it is aimed: the
+ * host sent the view its input and the opening call's outcome (`data-card-state` "live", set
+ * when `ui/notifications/tool-result` or `tool-cancelled` went out), and no card frame of the
+ * page is still changing its size or place. A click is aimed at page coordinates: Playwright
+ * checks that the button is still inside its own frame, not that the frame stayed where it was,
+ * so a click sent while a card frame grows (its height transition) or moves with the list can
+ * land outside the view and be lost without an error.
+ *
+ * @param card - the card's `section`.
+ * @returns the card's view, for locators.
+ */
+export async function settledViewOf(card: Locator): Promise<FrameLocator> {
+  await expect(card).toHaveAttribute("data-card-state", "live");
+  await expectFramesSettled(card.page());
+  return viewOf(card);
+}
+
+/**
+ * Waits until no card frame of the page is changing its size or place: none runs a transition,
+ * and every frame's box is the same across two rendering frames.
+ *
+ * @param page - the chat page.
+ */
+async function expectFramesSettled(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const frames = Array.from(document.querySelectorAll('[data-testid="card-iframe"]'));
+            const boxes = () =>
+              frames
+                .map((frame) => {
+                  const box = frame.getBoundingClientRect();
+                  return `${box.left},${box.top},${box.width},${box.height}`;
+                })
+                .join(" ");
+            const before = boxes();
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() => {
+                const moving = frames.some((frame) =>
+                  frame
+                    .getAnimations()
+                    .some((animation: Animation) => animation.playState === "running"),
+                );
+                resolve(!moving && boxes() === before);
+              }),
+            );
+          }),
+      ),
+    )
+    .toBe(true);
 }

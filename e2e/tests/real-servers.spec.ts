@@ -4,6 +4,7 @@
 // "basic" servers both name their tool `get-time`, and a model cannot be given one name twice.
 import { hostname } from "node:os";
 import { expect, test, type FrameLocator, type Locator } from "@playwright/test";
+import { settledViewOf } from "../support/card-frames";
 import { startHost, type RunningHost } from "../support/host";
 import {
   answerApproval,
@@ -55,6 +56,7 @@ for (const server of ["basic-react", "basic-vanillajs"] as const) {
     await page.screenshot({ path: testInfo.outputPath(`${server}-card.png`) });
 
     // "Get Server Time" from the page: the tool has no hints, so the person is asked first.
+    await settledViewOf(card);
     await view.getByRole("button", { name: "Get Server Time" }).click();
     await answerApproval(page, "get-time", "allow-once");
     await expect.poll(() => callsOf(running, `${server}/get-time`)).toBe(2);
@@ -145,6 +147,7 @@ test("server-debug: each host callback reaches the host and the view gets the ri
   await page.screenshot({ path: testInfo.outputPath("debug-card.png") });
 
   // Message: lands in the composer; the view was answered {} (accepted).
+  await settledViewOf(card);
   await view.locator("#send-message-text-btn").click();
   const composer = page.getByTestId("composer-input");
   await expect(composer).toHaveValue("Hello from debug app!");
@@ -156,6 +159,8 @@ test("server-debug: each host callback reaches the host and the view gets the ri
 
   // Logging, at each level: every line is in the card's log with its level.
   for (const level of ["debug", "info", "warning", "error"]) {
+    // Each line the view logs makes it taller: the next click waits until its frame is still.
+    await settledViewOf(card);
     await view.locator(`#log-${level}-btn`).click();
     await expect(debugEvent(view, "send-log").locator(".log-payload-preview")).toHaveText(
       JSON.stringify({ level, data: "Debug log data" }),

@@ -2,7 +2,7 @@
 // reload, and after the server restarts on the same SQLite file. The restarted process counts
 // every tool call it receives from its first moment, so "no tool called" is the server's word.
 import { expect, test } from "@playwright/test";
-import { cards, openCard, viewOf } from "../support/card-frames";
+import { cards, openCard, settledViewOf, viewOf } from "../support/card-frames";
 import {
   conversationHash,
   expectChatReady,
@@ -34,7 +34,7 @@ test("a reload and a server restart bring the conversation back with live cards 
   const notesCard = (await openCard(page, '/call open-notes {"text":"Buy milk\\nCall Ann"}')).card;
   const notes = viewOf(notesCard);
   await expect(notes.getByTestId("notes-text")).toHaveValue("Buy milk\nCall Ann");
-  await notes.getByTestId("notes-save").click();
+  await (await settledViewOf(notesCard)).getByTestId("notes-save").click();
   await expect(notes.getByTestId("notes-status")).toHaveText(
     "Saved the notes (4 words), version 1.",
   );
@@ -53,6 +53,9 @@ test("a reload and a server restart bring the conversation back with live cards 
     const [restoredNotes, restoredTable] = [cards(page).nth(0), cards(page).nth(1)];
     await expect(restoredNotes).toHaveAttribute("data-status", "ready");
     await expect(restoredTable).toHaveAttribute("data-status", "ready");
+    // Sent their saved input and result, so what is done in them now is answered.
+    await expect(restoredNotes).toHaveAttribute("data-card-state", "live");
+    await expect(restoredTable).toHaveAttribute("data-card-state", "live");
     await expect(restoredNotes.getByTestId("card-title")).toHaveText("Open notes");
     // The saved input and result are replayed into the new views.
     await expect(viewOf(restoredNotes).getByTestId("notes-text")).toHaveValue("Buy milk\nCall Ann");
@@ -80,7 +83,9 @@ test("a reload and a server restart bring the conversation back with live cards 
   await expect(page.getByTestId("conversation-item")).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("restored-after-restart.png") });
   // Live, not a picture: the restored view still works, through the new server...
-  await viewOf(cards(page).nth(0)).getByTestId("notes-save").click();
+  // Once no card frame moves any more: a click aimed while the table's frame still grows can land
+  // outside the view.
+  await (await settledViewOf(cards(page).nth(0))).getByTestId("notes-save").click();
   await expect(viewOf(cards(page).nth(0)).getByTestId("notes-status")).toHaveText(
     /^Saved the notes \(4 words\), version \d+\.$/,
   );

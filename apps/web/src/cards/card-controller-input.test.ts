@@ -84,6 +84,25 @@ describe("CardController: arguments the model is still writing", () => {
     expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UTC+1" });
   });
 
+  it("marks the card delivered only once the outcome went out, not at initialized", async () => {
+    await startStreamingCard();
+    const view = partialRecordingView();
+    await fixture.harness.loadView(view.app);
+    fixture.server.emit("card:input", { instanceId: "card-1", arguments: { zone: "UTC" } });
+    expect(await view.input).toEqual({ arguments: { zone: "UTC" } });
+    await fixture.roundTrip();
+    expect(cardViewAccess.get("card-1")?.status).toBe("ready");
+    expect(cardViewAccess.get("card-1")?.delivered).toBe(false);
+    fixture.server.emit("card:result", {
+      instanceId: "card-1",
+      result: { content: [{ type: "text", text: "12:00" }] },
+    });
+    await view.final;
+    await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.delivered).toBe(true), {
+      timeout: 5_000,
+    });
+  });
+
   it("sends no partial when the final input came before initialized", async () => {
     await startStreamingCard();
     partial("U");

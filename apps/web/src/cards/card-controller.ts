@@ -704,7 +704,7 @@ export class CardController implements PageCard, LiveViewControl {
       false,
     );
     this.#hostLog("info", "The app was loaded again, so the change to its permissions applies.");
-    this.#patch({ status: "loading", declaredModes: null });
+    this.#patch({ status: "loading", declaredModes: null, delivered: false });
     if (this.#mode !== "inline") this.setDisplayMode("inline", "person");
     await this.#attachNow();
   }
@@ -719,7 +719,7 @@ export class CardController implements PageCard, LiveViewControl {
         kind === "load"
           ? this.#patch({ status: "error", error: text })
           : this.#hostLog(kind === "repeat" ? "warning" : "error", text),
-      { streaming },
+      { streaming, delivered: () => this.#patch({ delivered: true }) },
     );
   }
 

@@ -61,6 +61,11 @@ export interface CardViewState {
   displayMode: DisplayMode;
   /** The view's declared display modes, once it initialised (null: declared none). */
   declaredModes: readonly DisplayMode[] | null;
+  /**
+   * Whether the current load of the view was sent its input and the opening call's outcome: from
+   * then on it shows what the call returned, and what the person does in it is answered.
+   */
+  delivered: boolean;
   /** The iframe's height inline, in pixels. */
   frameHeight: number;
   /** Whether the view asked for a border (`prefersBorder`); null: the host decides. */
@@ -99,6 +104,7 @@ export function initialCardViewState(descriptor: {
     reportedAt: null,
     displayMode: "inline",
     declaredModes: null,
+    delivered: false,
     frameHeight: initialFrameHeight,
     prefersBorder: null,
     log: [],

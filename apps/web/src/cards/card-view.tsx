@@ -182,6 +182,7 @@ export function CardView(props: CardViewProps) {
       data-testid="card"
       data-instance-id={card.instanceId}
       data-status={status}
+      data-card-state={state?.delivered === true && status === "ready" ? "live" : undefined}
       data-display-mode={displayMode}
       aria-label={`App: ${title}`}
     >

@@ -52,18 +52,22 @@ export class ViewDelivery {
   #finalSent = false;
   #stopped = false;
   readonly #problem: DeliveryProblem;
+  readonly #delivered: (() => void) | undefined;
 
   /**
    * @param outcome - the opening call's result, or why it has none, as known so far.
    * @param problem - reports what could not be sent.
-   * @param input - whether the card opened while the model still wrote its arguments.
+   * @param input - `streaming`: whether the card opened while the model still wrote its
+   *   arguments; `delivered`: called once the view was sent its input and the call's outcome
+   *   (result or cancellation), the point from which it shows what the call returned.
    */
   constructor(
     outcome: { result: Record<string, unknown> | null; cancelled: string | null },
     problem: DeliveryProblem,
-    input: { streaming: boolean } = { streaming: false },
+    input: { streaming: boolean; delivered?: () => void } = { streaming: false },
   ) {
     this.#streaming = input.streaming;
+    this.#delivered = input.delivered;
     this.#result = outcome.result;
     this.#cancelled = outcome.result === null ? outcome.cancelled : null;
     this.#problem = problem;
@@ -267,7 +271,10 @@ export class ViewDelivery {
       } else if (this.#cancelled !== null) {
         this.#finalSent = true;
         await bridge.sendToolCancelled({ reason: this.#cancelled });
+      } else {
+        return;
       }
+      if (!this.#stopped) this.#delivered?.();
     } catch (error) {
       this.#problem("send", `Could not send the app its result: ${messageOf(error)}`);
     }

@@ -1,19 +1,26 @@
-import { useLayoutEffect, useRef, type RefObject, type UIEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, type RefObject, type UIEvent } from "react";
 
 /** How close to the bottom (px) counts as "reading the latest": new content then scrolls into view. */
 const followBottomPixels = 80;
 
+/** What a person does in a list that ends its opening (scrolling by hand, touching, keys). */
+const personEvents = ["wheel", "touchstart", "pointerdown", "keydown"] as const;
+
 /**
  * Keeps a scrolling list at its end while the person reads the latest, and never otherwise.
- * - Opening a list (or another chat or conversation: `openKey`) starts at its end.
+ * - Opening a list (or another chat or conversation: `openKey`) starts at its end, and keeps
+ *   it there while what was opened settles: the cards near the end become live and grow to
+ *   their views' height after the first scroll to the end, which would otherwise leave the
+ *   person above the end of a saved conversation. The opening ends with the first new content,
+ *   the person's first scroll up, or anything they do in the list.
  * - New content at the end (`tail` changed: a message added, the last one grew) scrolls to the
  *   end only when the person was at the end.
  * - Scrolling up stops following; scrolling back to the end follows again. Only a move up stops
  *   it: a card in view growing moves nothing, and one above growing moves the list down (the
  *   browser's scroll anchoring), neither of which is the person leaving the end.
- * - Anything else (a card above growing, a card's view resizing) scrolls nothing: the browser's
- *   scroll anchoring keeps what the person looks at in place, and a click aimed at a card's frame
- *   lands where it was aimed.
+ * - Anything else after the opening (a card above growing, a card's view resizing) scrolls
+ *   nothing: the browser's scroll anchoring keeps what the person looks at in place, and a click
+ *   aimed at a card's frame lands where it was aimed.
  *
  * @param tail - a value that changes when content is added at the end, and only then.
  * @returns the list's scroll handler.
@@ -26,6 +33,8 @@ export function useFollowBottom(
   const following = useRef(true);
   const lastTop = useRef(0);
   const openedKey = useRef<string | null>(null);
+  /** Opened and nothing new since, nor anything the person did: growth keeps the end. */
+  const opening = useRef(false);
 
   useLayoutEffect(() => {
     const element = container.current;
@@ -34,16 +43,42 @@ export function useFollowBottom(
     if (openedKey.current !== openKey) {
       openedKey.current = openKey;
       following.current = true;
+      opening.current = true;
+    } else {
+      opening.current = false;
     }
     if (following.current) element.scrollTo({ top: element.scrollHeight });
   }, [container, openKey, tail]);
+
+  useEffect(() => {
+    const element = container.current;
+    const content = element?.firstElementChild;
+    if (element == null || content == null || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      // A scroll up whose event has not come yet is the person (or a click's scroll into view).
+      if (!opening.current || !following.current || element.scrollTop < lastTop.current) return;
+      element.scrollTo({ top: element.scrollHeight });
+    });
+    observer.observe(content);
+    const endOpening = () => {
+      opening.current = false;
+    };
+    for (const type of personEvents) element.addEventListener(type, endOpening, { passive: true });
+    return () => {
+      observer.disconnect();
+      for (const type of personEvents) element.removeEventListener(type, endOpening);
+    };
+  }, [container]);
 
   return (event) => {
     const element = event.currentTarget;
     const atEnd =
       element.scrollHeight - element.scrollTop - element.clientHeight < followBottomPixels;
     if (atEnd) following.current = true;
-    else if (element.scrollTop < lastTop.current) following.current = false;
+    else if (element.scrollTop < lastTop.current) {
+      following.current = false;
+      opening.current = false;
+    }
     lastTop.current = element.scrollTop;
   };
 }
