@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { CliError } from "./cli-options";
+import { secretSetting } from "./secret-setting";
 
 /** Shorter tokens are accepted, with a warning: a scrape token is guessed as easily as it is short. */
 export const SHORT_METRICS_TOKEN_CHARS = 16;
@@ -15,20 +14,5 @@ export const SHORT_METRICS_TOKEN_CHARS = 16;
 export function metricsTokenFrom(
   environment: Record<string, string | undefined>,
 ): string | undefined {
-  const token = environment["METRICS_TOKEN"];
-  if (token !== undefined && token !== "") return token;
-  const file = environment["METRICS_TOKEN_FILE"];
-  if (file === undefined || file === "") return undefined;
-  let content: string;
-  try {
-    content = readFileSync(file, "utf8").trim();
-  } catch (error) {
-    throw new CliError(
-      `METRICS_TOKEN_FILE names "${file}", which can't be read (${(error as Error).message}).`,
-    );
-  }
-  if (content === "") {
-    throw new CliError(`METRICS_TOKEN_FILE names "${file}", which is empty; put the token in it.`);
-  }
-  return content;
+  return secretSetting(environment, "METRICS_TOKEN");
 }

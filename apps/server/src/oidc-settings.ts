@@ -1,8 +1,8 @@
 // The OpenID Connect sign-in's settings from the command line and the environment. The client
 // secret comes only from the environment (OIDC_CLIENT_SECRET, withdrawn at start with the other
 // secrets) or a file (OIDC_CLIENT_SECRET_FILE), never from argv, which every local user can read.
-import { readFileSync } from "node:fs";
 import { CliError } from "./cli-error";
+import { secretSetting } from "./secret-setting";
 
 /** The OpenID Connect mode as the command line gave it (the secret is read at start). */
 export interface OidcCliAuth {
@@ -115,19 +115,5 @@ export function oidcAuthFrom(
 export function oidcClientSecretFrom(
   environment: Record<string, string | undefined>,
 ): string | undefined {
-  const secret = environment["OIDC_CLIENT_SECRET"];
-  if (secret !== undefined && secret !== "") return secret;
-  const file = environment["OIDC_CLIENT_SECRET_FILE"];
-  if (file === undefined || file === "") return undefined;
-  let content: string;
-  try {
-    content = readFileSync(file, "utf8").trim();
-  } catch (error) {
-    throw new CliError(
-      `OIDC_CLIENT_SECRET_FILE names "${file}", which can't be read (${(error as Error).message}).`,
-    );
-  }
-  if (content === "")
-    throw new CliError(`OIDC_CLIENT_SECRET_FILE names "${file}", which is empty.`);
-  return content;
+  return secretSetting(environment, "OIDC_CLIENT_SECRET");
 }

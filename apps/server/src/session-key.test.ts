@@ -41,4 +41,13 @@ describe("sessionKeyFrom", () => {
       sessionKeyFrom({ SESSION_SECRET_FILE: join(folder(), "missing") }, folder()),
     ).toThrow(CliError);
   });
+
+  it("refuses an empty SESSION_SECRET_FILE instead of falling back to this node's own key", () => {
+    // A node that quietly used its own key would issue cookies no other node accepts.
+    const file = join(folder(), "empty");
+    writeFileSync(file, "\n");
+    expect(() => sessionKeyFrom({ SESSION_SECRET_FILE: file }, folder())).toThrow(
+      /SESSION_SECRET_FILE names ".*", which is empty/,
+    );
+  });
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { securePrivateFolder, writePrivateFile } from "@mcp-chat-host/host";
 import { CliError } from "./cli-options";
+import { secretSetting } from "./secret-setting";
 
 /**
  * The key that signs session cookies, kept in the data folder so that a sign-in survives a
@@ -40,17 +41,7 @@ export function sessionKeyFrom(
   environment: Record<string, string | undefined>,
   dataDirectory: string,
 ): Buffer | string {
-  const file = environment["SESSION_SECRET_FILE"];
-  let secret = environment["SESSION_SECRET"];
-  if ((secret === undefined || secret === "") && file !== undefined && file !== "") {
-    try {
-      secret = readFileSync(file, "utf8").trim();
-    } catch (error) {
-      throw new CliError(
-        `SESSION_SECRET_FILE names "${file}", which can't be read (${(error as Error).message}).`,
-      );
-    }
-  }
+  const secret = secretSetting(environment, "SESSION_SECRET");
   if (secret === undefined || secret === "") return loadSessionKey(dataDirectory);
   if (secret.length < MIN_SECRET_CHARS) {
     throw new CliError(
