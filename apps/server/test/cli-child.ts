@@ -2,12 +2,18 @@
 // folder: the published program (packages/mcp-chat-host/dist/cli.js, the bundle of `src/cli.ts`
 // that `npm start` runs, built by `turbo run build`) under plain node, to completion (`runCli`),
 // or as a server until it printed its sign-in URL (`startCli`). Every wait is bounded.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import {
+  type ChildProcess,
+  type ChildProcessWithoutNullStreams,
+  spawn,
+  type StdioOptions,
+} from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const serverRoot = fileURLToPath(new URL("../", import.meta.url));
-const programPath = fileURLToPath(
+/** The published program: the bundle `npm start` and `npx mcp-chat-host` run. */
+export const programPath = fileURLToPath(
   new URL("../../../packages/mcp-chat-host/dist/cli.js", import.meta.url),
 );
 
@@ -18,18 +24,27 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Spawns `node packages/mcp-chat-host/dist/cli.js <args>` with exactly `env`. */
-function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+/**
+ * Spawns `node packages/mcp-chat-host/dist/cli.js <args>` with exactly `env`.
+ *
+ * @param stdio - the child's standard streams (a test of a stalled log reader passes its own).
+ * @throws when the program is not built (`npx turbo run build`).
+ */
+export function spawnProgram(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdio: StdioOptions = ["ignore", "pipe", "pipe"],
+): ChildProcess {
   if (!existsSync(programPath)) {
     throw new Error(
       `The program is not built (${programPath} is missing): run \`npx turbo run build\` at the repository root.`,
     );
   }
-  return spawn(process.execPath, [programPath, ...args], {
-    cwd: serverRoot,
-    env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  return spawn(process.execPath, [programPath, ...args], { cwd: serverRoot, env, stdio });
+}
+
+function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawnProgram(args, env, ["pipe", "pipe", "pipe"]) as ChildProcessWithoutNullStreams;
 }
 
 /** The environment a child gets: PATH and HOME of this one, plus `extra`. */

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { freePort, startProviderStandIn, type ProviderStandIn } from "@mcp-chat-host/testing";
 import { io, type Socket } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { exitWithin, spawnBundle, waitForStatus } from "./bundle-child";
+import { exitWithin, waitForStatus } from "./program-waits";
+import { spawnProgram } from "./cli-child";
 
 const folders: string[] = [];
 const sockets: Socket[] = [];
@@ -76,7 +77,7 @@ describe("the published program's drain", () => {
     const data = mkdtempSync(join(tmpdir(), "drain-readiness-"));
     folders.push(data);
     const port = await freePort();
-    const child = spawnBundle(
+    const child = spawnProgram(
       [
         "--port",
         String(port),

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@mcp-chat-host/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { exitWithin, spawnBundle, waitForStatus } from "./bundle-child";
+import { exitWithin, waitForStatus } from "./program-waits";
+import { spawnProgram } from "./cli-child";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -41,7 +42,7 @@ describe("the published program with a log reader that went away", () => {
     const data = mkdtempSync(join(tmpdir(), "log-pipe-"));
     folders.push(data);
     const port = await freePort();
-    const child = spawnBundle(
+    const child = spawnProgram(
       ["--port", String(port), "--data", data, "--no-examples", "--drain-timeout", "2"],
       { PATH: process.env["PATH"] ?? "", HOME: data, LOG_LEVEL: "debug" },
     );
@@ -90,7 +91,7 @@ describe("the published program with a log reader that went away", () => {
     const data = mkdtempSync(join(tmpdir(), "log-pipe-"));
     folders.push(data);
     const port = await freePort();
-    const child = spawnBundle(
+    const child = spawnProgram(
       ["--port", String(port), "--data", data, "--no-examples", "--drain-timeout", "2"],
       { PATH: process.env["PATH"] ?? "", HOME: data, LOG_LEVEL: "debug" },
     );
@@ -112,7 +113,7 @@ describe("the published program with a log reader that went away", () => {
     folders.push(data);
     const port = await freePort();
     const logFile = join(data, "host.log");
-    const child = spawnBundle(
+    const child = spawnProgram(
       [
         "--port",
         String(port),

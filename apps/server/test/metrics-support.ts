@@ -1,18 +1,15 @@
 // What the metrics tests share: the published bundle (packages/mcp-chat-host/dist/cli.js, built
 // by `turbo run build`) started under plain node, a tab signed in as a browser would, and
 // scrapes read series by series. Every wait is bounded.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { connectSocketTestClient, type SocketTestClient } from "@mcp-chat-host/host/testing";
 import { expect } from "vitest";
+import { childEnvironment, programPath, type RunningCli, startCli } from "./cli-child";
 
 /** The bundle `npm start` and `npx mcp-chat-host` run. */
-export const bundle = fileURLToPath(
-  new URL("../../../packages/mcp-chat-host/dist/cli.js", import.meta.url),
-);
+export const bundle = programPath;
 
 /** A started bundle. */
 export interface RunningBundle {
@@ -35,59 +32,34 @@ export interface RunningBundle {
  * @param environment - more environment variables.
  * @throws when it exits first or prints no sign-in URL within `timeoutMs`.
  */
-export function startBundle(
+export async function startBundle(
   args: string[],
   environment: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<RunningBundle> {
   const folder = mkdtempSync(join(tmpdir(), "mch-metrics-"));
-  const child = spawn(
-    process.execPath,
-    [bundle, "--port", "0", "--data", join(folder, "data"), ...args],
-    {
-      env: {
-        PATH: process.env["PATH"] ?? "",
-        HOME: process.env["HOME"] ?? "",
-        LOG_LEVEL: "warn",
-        MODEL: "offline",
-        ...environment,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    await exited;
+  let running: RunningCli;
+  try {
+    running = await startCli(
+      ["--port", "0", "--data", join(folder, "data"), ...args],
+      childEnvironment({ MODEL: "offline", ...environment }),
+      timeoutMs,
+    );
+  } catch (error) {
     rmSync(folder, { recursive: true, force: true });
-  };
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`The bundle printed no sign-in URL in ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      const signIn = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=[\w-]+/.exec(output);
-      if (signIn === null) return;
-      clearTimeout(timer);
-      resolve({
-        signIn: signIn[0],
-        origin: signIn[1] ?? "",
-        // The CLI prints it before the sign-in URL.
-        metricsUrl: /Metrics for your scraper: (\S+)/.exec(output)?.[1],
-        folder,
-        stop,
-      });
-    });
-    child.once("close", (code) => {
-      clearTimeout(timer);
+    throw error;
+  }
+  return {
+    signIn: running.signIn,
+    origin: new URL(running.signIn).origin,
+    // The CLI prints it before the sign-in URL.
+    metricsUrl: /Metrics for your scraper: (\S+)/.exec(running.output())?.[1],
+    folder,
+    async stop() {
+      await running.stop();
       rmSync(folder, { recursive: true, force: true });
-      reject(new Error(`The bundle exited (${code}) before it was ready:\n${output}`));
-    });
-  });
+    },
+  };
 }
 
 /** Spends the sign-in URL as a browser does and connects a tab. */

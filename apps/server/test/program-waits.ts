@@ -1,29 +1,6 @@
-// Starts the published program (`packages/mcp-chat-host/dist/cli.js`, what `npm start` and
-// `npx mcp-chat-host` run) with plain `node`, for the tests in this folder that need what ships.
-import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-/** The bundle's path. */
-export const bundlePath = fileURLToPath(
-  new URL("../../../packages/mcp-chat-host/dist/cli.js", import.meta.url),
-);
-
-/**
- * Spawns `node dist/cli.js <args>` with exactly `env`.
- *
- * @throws when the bundle is not built (`npx turbo run build`).
- */
-export function spawnBundle(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  stdio: StdioOptions = ["ignore", "pipe", "pipe"],
-): ChildProcess {
-  if (!existsSync(bundlePath)) {
-    throw new Error("The bundle is not built: run `npx turbo run build` first.");
-  }
-  return spawn(process.execPath, [bundlePath, ...args], { env, stdio });
-}
+// Waits on a started program (see `spawnProgram` in cli-child.ts) for the tests in this folder
+// that watch its exit and its HTTP answers: every wait is bounded.
+import type { ChildProcess } from "node:child_process";
 
 /** Resolves with the exit code once the child exited, or null after `timeoutMs`. */
 export function exitWithin(
