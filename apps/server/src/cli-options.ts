@@ -179,10 +179,8 @@ export function parseCliOptions(
   } catch (error) {
     throw new CliError(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
   }
-  const port = values.port === undefined ? 8787 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new CliError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
-  }
+  const port = portOption("--port", values.port) ?? 8787;
+
   const proxies = values["trusted-proxy"] ?? [];
   const header = values["trusted-header"];
   if (header !== undefined && proxies.length === 0) {
@@ -205,29 +203,13 @@ export function parseCliOptions(
       `--drain-timeout must be a number of seconds, 0 or more, not "${values["drain-timeout"]}".`,
     );
   }
-  const sandboxPort =
-    values["sandbox-port"] === undefined ? undefined : Number(values["sandbox-port"]);
-  if (
-    sandboxPort !== undefined &&
-    (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65_535)
-  ) {
-    throw new CliError(
-      `--sandbox-port must be a whole number from 0 to 65535, not "${values["sandbox-port"]}".`,
-    );
-  }
+  const sandboxPort = portOption("--sandbox-port", values["sandbox-port"]);
+
   if (sandboxPort !== undefined && values["sandbox-origin-template"] === undefined) {
     throw new CliError("--sandbox-port goes with --sandbox-origin-template (the names it serves).");
   }
-  const metricsPort =
-    values["metrics-port"] === undefined ? undefined : Number(values["metrics-port"]);
-  if (
-    metricsPort !== undefined &&
-    (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535)
-  ) {
-    throw new CliError(
-      `--metrics-port must be a whole number from 0 to 65535, not "${values["metrics-port"]}".`,
-    );
-  }
+  const metricsPort = portOption("--metrics-port", values["metrics-port"]);
+
   if (values["metrics-host"] !== undefined && metricsPort === undefined) {
     throw new CliError("--metrics-host goes with --metrics-port (the port the metrics are on).");
   }
@@ -285,4 +267,21 @@ export function parseCliOptions(
 /** Whether a bind address is this machine's loopback, where the printed origin is the real one. */
 function isLoopbackName(host: string): boolean {
   return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
+}
+
+/**
+ * A port given on the command line.
+ *
+ * @param flag - the option's name, for the sentence.
+ * @param value - what was given; undefined: not given.
+ * @returns the port, or undefined when not given.
+ * @throws {CliError} for anything but a whole number from 0 to 65535.
+ */
+function portOption(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new CliError(`${flag} must be a whole number from 0 to 65535, not "${value}".`);
+  }
+  return port;
 }

@@ -1,13 +1,14 @@
 // Issue 9 item 11, with the real command line as a child process: the model keys and other
 // secrets are in its environment at start; a stdio MCP server it starts for a session reports
 // what it can see, in its own environment and in /proc/<host pid>/environ on Linux.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, watch, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { io } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { fileAppears } from "./program-waits";
 import { childEnvironment, type RunningCli, startCli } from "./cli-child";
 
 const fixture = fileURLToPath(new URL("./fixtures/environment-server.mjs", import.meta.url));
@@ -27,27 +28,6 @@ afterEach(async () => {
   running = null;
   if (folder !== "") rmSync(folder, { recursive: true, force: true });
 });
-
-/** Resolves once `path` exists (it is created by a rename, so it is complete), or rejects. */
-function fileAppears(path: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(join(path, ".."));
-    const done = (error?: Error) => {
-      clearTimeout(timer);
-      watcher.close();
-      if (error) reject(error);
-      else resolve();
-    };
-    const timer = setTimeout(
-      () => done(new Error(`${path} did not appear in ${timeoutMs} ms.`)),
-      timeoutMs,
-    );
-    watcher.on("change", () => {
-      if (existsSync(path)) done();
-    });
-    if (existsSync(path)) done();
-  });
-}
 
 /** Signs in as a browser would and says hello, which starts the session and its servers. */
 async function openSession(signInUrl: string): Promise<void> {

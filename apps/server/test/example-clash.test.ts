@@ -1,12 +1,13 @@
 // Issue 18 item 9, with the real command line: a config whose server is named like an example app
 // (`notes`) starts sessions that work. The operator's server wins: it is started for the session
 // and the example `notes` is not offered, which the log says once, at start.
-import { existsSync, mkdtempSync, rmSync, watch, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { io } from "socket.io-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { fileAppears } from "./program-waits";
 import { childEnvironment, type RunningCli, startCli } from "./cli-child";
 
 const fixture = fileURLToPath(new URL("./fixtures/environment-server.mjs", import.meta.url));
@@ -18,27 +19,6 @@ afterEach(async () => {
   running = null;
   if (folder !== "") rmSync(folder, { recursive: true, force: true });
 });
-
-/** Resolves once `path` exists, or rejects after `timeoutMs`. */
-function fileAppears(path: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(join(path, ".."));
-    const done = (error?: Error) => {
-      clearTimeout(timer);
-      watcher.close();
-      if (error) reject(error);
-      else resolve();
-    };
-    const timer = setTimeout(
-      () => done(new Error(`${path} did not appear in ${timeoutMs} ms.`)),
-      timeoutMs,
-    );
-    watcher.on("change", () => {
-      if (existsSync(path)) done();
-    });
-    if (existsSync(path)) done();
-  });
-}
 
 interface ChatTools {
   chatId: string;

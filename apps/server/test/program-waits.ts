@@ -1,6 +1,8 @@
 // Waits on a started program (see `spawnProgram` in cli-child.ts) for the tests in this folder
 // that watch its exit and its HTTP answers: every wait is bounded.
 import type { ChildProcess } from "node:child_process";
+import { existsSync, watch } from "node:fs";
+import { join } from "node:path";
 
 /** Resolves with the exit code once the child exited, or null after `timeoutMs`. */
 export function exitWithin(
@@ -34,4 +36,25 @@ export async function waitForStatus(url: string, status: number, timeoutMs = 30_
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms (last: ${last}).`);
+}
+
+/** Resolves once `path` exists (a file a started program or its server writes), or rejects after `timeoutMs`. */
+export function fileAppears(path: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(join(path, ".."));
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      watcher.close();
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(
+      () => done(new Error(`${path} did not appear in ${timeoutMs} ms.`)),
+      timeoutMs,
+    );
+    watcher.on("change", () => {
+      if (existsSync(path)) done();
+    });
+    if (existsSync(path)) done();
+  });
 }
