@@ -8,11 +8,11 @@
 // Server and sessions
 export { createHostServer, defaultSession, hostOptionsFromConfig } from "./create-host-server";
 export type { HostServer, HostServerOptions } from "./create-host-server";
-export type { MetricsOptions } from "./telemetry/metrics-setup";
+export type { MetricsOptions } from "./server/metrics-setup";
 export { MetricsListenerError } from "./telemetry/metrics-listener-error";
 export type { Session } from "./session/session";
 export type { BuiltContext, SessionUser } from "./session/session-context";
-export type { SessionFunction } from "./session/session-registry";
+export type { SessionFunction } from "./session-registry";
 export type { SourceSpec } from "./session/session-sources";
 export { HostError } from "./host-error";
 export type { SandboxPortMemory } from "./server/sandbox-listeners";
@@ -22,7 +22,7 @@ export { oidcUserId, type OidcOptions } from "./server/oidc-options";
 // Chats and chat hosts
 export { mcpChatHost } from "./mcp-chat-host";
 export { mcpContentResult } from "./mcp-content-result";
-export { Chat } from "./chat/chat";
+export { Chat } from "./session/chat";
 export type {
   ChatHostHandle,
   ChatHostOptions,
@@ -30,7 +30,7 @@ export type {
   OnToolRequest,
   ToolPermissions,
   ToolRequest,
-} from "./chat/chat";
+} from "./session/chat";
 export type { ShowCardOptions } from "./session/session";
 
 // The gate on page calls, approvals and policies
@@ -52,7 +52,7 @@ export { APP_CONTEXT_HEADER, buildAppContext, withAppContext } from "./context/c
 export type { ContextCard } from "./context/context-relay";
 export { reportText } from "./context/report-text";
 export { appMessageText, routeAppMessage } from "./app-messages/app-message";
-export type { AppMessageMode } from "./app-messages/app-message";
+export type { AppMessageMode } from "./session/chat";
 
 // Sources
 export { McpApp, appTool, appResourceUri } from "./sources/mcp-app";

@@ -3,7 +3,7 @@ import {
   type Chat,
   type ChatHostHandle,
   type ChatHostOptions,
-} from "./chat/chat";
+} from "./session/chat";
 import { HostError } from "./host-error";
 import type { SourceSpec } from "./session/session-sources";
 

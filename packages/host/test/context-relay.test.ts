@@ -4,7 +4,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChatHostHandle } from "../src/chat/chat";
+import type { ChatHostHandle } from "../src/session/chat";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { createOfflineModel } from "../src/model/offline-model";
 import { exchange, greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatHostHandle } from "../src/chat/chat";
+import type { ChatHostHandle } from "../src/session/chat";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { exchange, openCard, startHost, type TestClient, type TestHost } from "./harness";
 

@@ -4,7 +4,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cardQuestionsWaitingRefusal } from "../src/gate/approval-types";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { PAGE_CALL_RATE_MESSAGE, PAGE_RESOURCES_RATE_MESSAGE } from "../src/gate/page-call-gate";
+import {
+  PAGE_CALL_RATE_MESSAGE,
+  PAGE_RESOURCES_RATE_MESSAGE,
+} from "../src/page-calls/page-call-gate";
 import { McpApp } from "../src/sources/mcp-app";
 import { greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";
 

@@ -4,7 +4,7 @@
 // message or takes a report only from the newest load; an older page (the card reopened in
 // another tab, its page reloaded) neither posts nor reports.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChatHostHandle } from "../src/chat/chat";
+import type { ChatHostHandle } from "../src/session/chat";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";
 

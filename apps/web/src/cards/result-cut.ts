@@ -1,5 +1,5 @@
 // A tool result the host cut (issue 9, item 15) says so in its `_meta`
-// (packages/host/src/cards/capped-result.ts); the card's title bar shows it.
+// (packages/host/src/sources/capped-result.ts); the card's title bar shows it.
 
 /** Where a cut result says so in its `_meta`. */
 export const resultCutMetaKey = "io.github.mcp-chat-host/cut";

@@ -3,7 +3,7 @@
 // without anyone typing. Two bounds: one app message in flight per chat (a chat that is
 // answering takes no app message; it is refused, not queued, so the app learns at once), and a
 // token bucket per card.
-import { RateLimiter } from "../server/rate-limit";
+import { RateLimiter } from "../page-calls/rate-limit";
 
 /** How many messages a card may submit at once before it is slowed down. */
 export const APP_MESSAGE_BURST = 5;

@@ -1,5 +1,5 @@
-import { isCurrentPage } from "../cards/card-registry";
-import { NOT_RUNNING, pageError } from "../cards/page-errors";
+import { isCurrentPage } from "../session/card-registry";
+import { NOT_RUNNING, pageError } from "../page-calls/page-errors";
 import type { AppContentParams } from "../context/report-text";
 import { HostError } from "../host-error";
 import type { SessionContext } from "../session/session-context";

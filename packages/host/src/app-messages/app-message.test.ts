@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appMessageText, routeAppMessage, type AppMessageCard } from "./app-message";
-import { cardChatKey } from "./card-chat-key";
+import { cardChatKey } from "../session/card-chat-key";
 
 const compare = {
   role: "user",

@@ -1,12 +1,6 @@
 import { reportText, type AppContentParams } from "../context/report-text";
-import { cardChatKey } from "./card-chat-key";
-
-/**
- * What a chat does with a card's `ui/message`: `compose` puts the text in
- * the chat's input box for the person to edit and send, `submit` sends it as the person's next
- * message, `ignore` drops it.
- */
-export type AppMessageMode = "compose" | "submit" | "ignore";
+import { cardChatKey } from "../session/card-chat-key";
+import type { AppMessageMode } from "../session/chat";
 
 /** The modes, for validating configuration. */
 export const appMessageModes: readonly AppMessageMode[] = ["compose", "submit", "ignore"];

@@ -6,8 +6,9 @@ import type { SessionContext } from "../session/session-context";
 import type { Source, SourceTool } from "../sources/source";
 import { isVisibleTo, toolResourceUri } from "../sources/tool-metadata";
 import type { ConversationRecord } from "../store/host-store";
-import { cardDescriptorOf, toolDefinition } from "./card-descriptor";
-import { newLiveCard, type LiveCard } from "./card-registry";
+import { cardDescriptorOf } from "./card-descriptor";
+import { toolDefinition } from "../sources/tool-metadata";
+import { newLiveCard, type LiveCard } from "../session/card-registry";
 import { grantedPermissions } from "./permission-grants";
 import type { CachedView, ViewCache } from "./view-cache";
 

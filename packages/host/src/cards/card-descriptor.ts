@@ -1,10 +1,7 @@
-// A card as each side knows it: the store's record, the browser's descriptor, and the tool
-// definition its page and its gate see.
-import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
-import type { Tool } from "@modelcontextprotocol/client";
-import type { SourceTool } from "../sources/source";
+// A card as each side knows it: the store's record and the browser's descriptor.
+import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import type { CardRecord, JsonObject, NewCard } from "../store/host-store";
-import type { LiveCard } from "./card-registry";
+import type { LiveCard } from "../session/card-registry";
 
 /**
  * A stored card record as the browser sees it. Arguments still being written live only in
@@ -55,17 +52,4 @@ export function cardRecordOf(descriptor: CardDescriptor & { conversationId: stri
     ...(descriptor.cancelled === undefined ? {} : { cancelled: descriptor.cancelled }),
     ...(descriptor.messageId === undefined ? {} : { messageId: descriptor.messageId }),
   };
-}
-
-/** A source's tool as MCP defines it: what a page is told at attach and a gate's hook sees. */
-export function toolDefinition(tool: SourceTool): AttachReply["tool"] & Tool {
-  const info: AttachReply["tool"] & Tool = {
-    name: tool.name,
-    inputSchema: tool.inputSchema as Tool["inputSchema"],
-  };
-  if (tool.title !== undefined) info.title = tool.title;
-  if (tool.description !== undefined) info.description = tool.description;
-  if (tool.annotations !== undefined) info.annotations = tool.annotations;
-  if (tool.meta !== undefined) info._meta = tool.meta;
-  return info;
 }

@@ -1,6 +1,6 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { cardChatKey } from "../app-messages/card-chat-key";
+import { cardChatKey } from "../session/card-chat-key";
 import type { AppContentParams } from "../context/report-text";
 import { assembleHookChain, isChecked } from "../gate/app-call-gate";
 import { HostError } from "../host-error";
@@ -11,10 +11,10 @@ import type { Source, SourceTool } from "../sources/source";
 import { isVisibleTo, toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
 import type { CardRecord, ConversationRecord } from "../store/host-store";
 import type { CardOpener, OpenCardInput } from "../turns/card-opener";
-import { capToolResult } from "./capped-result";
+import { capToolResult } from "../sources/capped-result";
 import { cardDescriptorOf, cardRecordOf } from "./card-descriptor";
-import { isCurrentPage, newInstanceId, newLiveCard, type LiveCard } from "./card-registry";
-import { pageError, NOT_RUNNING } from "./page-errors";
+import { isCurrentPage, newInstanceId, newLiveCard, type LiveCard } from "../session/card-registry";
+import { pageError, NOT_RUNNING } from "../page-calls/page-errors";
 import type { ViewCache } from "./view-cache";
 
 /** What the card service needs of the session's conversations. */

@@ -1,5 +1,5 @@
-import { cardChatKey } from "../app-messages/card-chat-key";
-import type { CardRegistry } from "../cards/card-registry";
+import { cardChatKey } from "../session/card-chat-key";
+import type { CardRegistry } from "../session/card-registry";
 import { buildAppContext } from "../context/context-relay";
 
 /**

@@ -3,7 +3,7 @@ import { HostError } from "../host-error";
 import type { SessionContext } from "../session/session-context";
 import type { SourceSpec } from "../session/session-sources";
 import { chatAppContext } from "./chat-app-context";
-import type { Chat, ChatHostHandle, ChatHostOptions } from "./chat";
+import type { Chat, ChatHostHandle, ChatHostOptions } from "../session/chat";
 import type { ChatToolLists } from "./chat-tools";
 
 /**

@@ -2,7 +2,7 @@
 // (model-tool-names.ts), and announced to the browser when the list changes, so the person can
 // see which tools the model knows under another name.
 import type { ChatTool, ServerEvents } from "@mcp-chat-host/protocol";
-import type { Chat } from "./chat";
+import type { Chat } from "../session/chat";
 import type { Source, SourceTool } from "../sources/source";
 import { sourceAttachFailure } from "../sources/source-attach-failure";
 import { isVisibleTo } from "../sources/tool-metadata";

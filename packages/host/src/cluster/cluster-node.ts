@@ -1,7 +1,7 @@
 import type { ConversationSummary } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
 import type { HostSocketServer } from "../server/http-layer";
-import type { HostSession } from "../session/host-session";
+import type { HostSession } from "../host-session";
 import type { ConversationRecord, HostStore, MessageRecord } from "../store/host-store";
 import { messageToWire } from "../turns/message-wire";
 import { clusterStore } from "./cluster-store";

@@ -1,7 +1,7 @@
 import { idSchema, type ServerEventName, type ServerEvents } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
 import type { HostSocketServer } from "../server/http-layer";
-import type { HostSession } from "../session/host-session";
+import type { HostSession } from "../host-session";
 import type { MessagePart } from "../store/host-store";
 import { currentTraceparent, inRemoteSpan, inSpan } from "../telemetry/spans";
 

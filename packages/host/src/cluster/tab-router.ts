@@ -4,7 +4,7 @@ import {
   type ServerEvents,
 } from "@mcp-chat-host/protocol";
 import type { HostSocketServer } from "../server/http-layer";
-import type { HostSession, SessionEmitter } from "../session/host-session";
+import type { HostSession, SessionEmitter } from "../host-session";
 import type { LiveReplies } from "./live-replies";
 import {
   conversationEvents,

@@ -19,7 +19,7 @@ import { ModelSelectionError } from "../model/model-selection";
 import { HttpLayerError } from "../server/http-layer-error";
 import { SourceError, type SourceErrorCode } from "../sources/source-error";
 import { StoreError, type StoreErrorCode } from "../store/store-error";
-import { internalWireError } from "./internal-error";
+import { internalWireError } from "../server/internal-error";
 
 /** How the errors of one local code cross the socket. */
 export interface WireRule {

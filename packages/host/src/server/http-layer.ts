@@ -6,7 +6,7 @@ import { handleSandboxRequest } from "@mcp-chat-host/sandbox";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pino } from "pino";
 import { Server as SocketServer } from "socket.io";
-import { internalWireError } from "../errors/internal-error";
+import { internalWireError } from "./internal-error";
 import { type AuthOptions, Authenticator } from "./auth";
 import { assertBindAllowed, DEFAULT_BIND_ADDRESS } from "./bind-policy";
 import type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";

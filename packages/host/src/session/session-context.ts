@@ -2,10 +2,10 @@
 // services own their transitions, and `HostSession` builds the state and ends it.
 import type { ServerEventName, ServerEvents } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
-import type { CardRegistry } from "../cards/card-registry";
-import type { Chat } from "../chat/chat";
+import type { CardRegistry } from "./card-registry";
+import type { Chat } from "./chat";
 import type { ApprovalBroker } from "../gate/approval-broker";
-import type { SourceHooks } from "../gate/source-hooks";
+import type { SourceHooks } from "./source-hooks";
 import type { SessionServices } from "./session-services";
 import type { SessionSources } from "./session-sources";
 

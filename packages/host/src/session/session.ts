@@ -1,4 +1,4 @@
-import type { Chat, ChatOptions } from "../chat/chat";
+import type { Chat, ChatOptions } from "./chat";
 import type { OnAppCall } from "../gate/app-call-gate";
 import type { SessionUser } from "./session-context";
 import type { SourceSpec } from "./session-sources";

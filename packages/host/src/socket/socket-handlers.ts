@@ -6,7 +6,7 @@ import { conversationAudit } from "../audit/conversation-audit";
 import { toWireError } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
 import { answerValidated, type ValidatedHandlerOptions } from "../server/validated-handler";
-import type { HostSession } from "../session/host-session";
+import type { HostSession } from "../host-session";
 import { chatAppContext } from "../chat/chat-app-context";
 
 interface ListeningSocket {

@@ -1,3 +1,4 @@
+import type { AttachReply } from "@mcp-chat-host/protocol";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { SourceError } from "./source-error";
 import type { SourceTool } from "./source";
@@ -145,4 +146,17 @@ export function modelValue(result: CallToolResult): ModelValue {
     isScalar(structured["value"]);
   if (isEmpty(structured) || loneValue) return { isError: false, value: resultText(result) };
   return { isError: false, value: structured };
+}
+
+/** A source's tool as MCP defines it: what a page is told at attach and a gate's hook sees. */
+export function toolDefinition(tool: SourceTool): AttachReply["tool"] & Tool {
+  const info: AttachReply["tool"] & Tool = {
+    name: tool.name,
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
+  };
+  if (tool.title !== undefined) info.title = tool.title;
+  if (tool.description !== undefined) info.description = tool.description;
+  if (tool.annotations !== undefined) info.annotations = tool.annotations;
+  if (tool.meta !== undefined) info._meta = tool.meta;
+  return info;
 }

@@ -2,7 +2,7 @@
 // runs, and the call's outcome reaches the card. Defined here, by the turns that use it, and
 // implemented by the card service.
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import type { LiveCard } from "../cards/card-registry";
+import type { LiveCard } from "../session/card-registry";
 import type { SourceTool } from "../sources/source";
 
 /** The card a model's tool call opens. */

@@ -3,8 +3,8 @@
 // best-effort reading of the arguments goes to the page in order, and the call takes the card
 // over when it runs (or the card is cancelled when the call never runs, or withdrawn when its
 // arguments could not be read).
-import type { LiveCard } from "../cards/card-registry";
-import { partialArguments } from "../cards/partial-json";
+import type { LiveCard } from "../session/card-registry";
+import { partialArguments } from "./partial-json";
 import type { CardOpener, OpenCardInput } from "./card-opener";
 
 /** What opening a streaming card needs besides its arguments. */

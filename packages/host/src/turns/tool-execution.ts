@@ -1,8 +1,8 @@
 import { errorMessage } from "@mcp-chat-host/protocol";
-import { capToolResult } from "../cards/capped-result";
-import type { LiveCard } from "../cards/card-registry";
-import { sourceFailureMessage } from "../cards/source-failure";
-import type { Chat } from "../chat/chat";
+import { capToolResult } from "../sources/capped-result";
+import type { LiveCard } from "../session/card-registry";
+import { sourceFailureMessage } from "../page-calls/source-failure";
+import type { Chat } from "../session/chat";
 import type { HostTool, ToolRunContext } from "../model/host-tool";
 import { toolOutcomeFromResult, type ModelToolOutcome } from "../model/tool-outcome";
 import type { SourceTool } from "../sources/source";

@@ -3,7 +3,7 @@
 import { errorMessage } from "@mcp-chat-host/protocol";
 import type { ModelMessage } from "ai";
 import { chatAppContext } from "../chat/chat-app-context";
-import type { Chat } from "../chat/chat";
+import type { Chat } from "../session/chat";
 import { withAppContext } from "../context/context-relay";
 import type { HostTool } from "../model/host-tool";
 import { runTurn } from "../model/model-runner";

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
-import type { Chat } from "../chat/chat";
+import type { Chat } from "../session/chat";
 import { HostError } from "../host-error";
 import { inSpan } from "../telemetry/spans";
 import type { ConversationRecord, MessageFromApp, MessageRecord } from "../store/host-store";

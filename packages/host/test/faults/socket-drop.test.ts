@@ -4,7 +4,7 @@
 // is shown twice and nothing is lost. A resend of the message whose ack was lost is not stored twice.
 import type { ChatMessage, ServerEventName, ServerEvents } from "@mcp-chat-host/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HostSession } from "../../src/session/host-session";
+import type { HostSession } from "../../src/host-session";
 import {
   deferred,
   receivedOf,

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import { HostSession } from "./host-session";
-import type { Session } from "./session";
-import type { SessionUser } from "./session-context";
-import type { SessionServices } from "./session-services";
+import type { Session } from "./session/session";
+import type { SessionUser } from "./session/session-context";
+import type { SessionServices } from "./session/session-services";
 
 /** The function run once per session to set up its chats and panes (DESIGN section 4). */
 export type SessionFunction = (session: Session) => void | Promise<void>;

@@ -1,10 +1,10 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import { isLoopbackAddress } from "../server/bind-policy";
-import { type HostMetrics, noHostMetrics } from "./host-metrics";
-import { MetricsListener } from "./metrics-listener";
-import { metricsRoute } from "./metrics-route";
-import { type ObservedState, PrometheusHostMetrics } from "./prometheus-host-metrics";
+import { isLoopbackAddress } from "./bind-policy";
+import { type HostMetrics, noHostMetrics } from "../telemetry/host-metrics";
+import { MetricsListener } from "../telemetry/metrics-listener";
+import { metricsRoute } from "../telemetry/metrics-route";
+import { type ObservedState, PrometheusHostMetrics } from "../telemetry/prometheus-host-metrics";
 
 /** How the operator turned metrics on; neither `token` nor `port` set: off. */
 export interface MetricsOptions {

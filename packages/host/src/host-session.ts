@@ -1,22 +1,22 @@
-import { AppMessageRouter } from "../app-messages/app-message-router";
-import { CardAttach } from "../cards/card-attach";
-import { CardRegistry } from "../cards/card-registry";
-import { CardService } from "../cards/card-service";
-import { ViewCache } from "../cards/view-cache";
-import { Chat, chatOptionsWithDefaults, type ChatOptions } from "../chat/chat";
-import { chatAppContext } from "../chat/chat-app-context";
-import { attachChatHost } from "../chat/chat-host-attach";
-import { chatKey } from "../chat/chat-keys";
-import { ChatToolLists } from "../chat/chat-tools";
-import { ConversationService } from "../conversations/conversation-service";
-import { ApprovalBroker } from "../gate/approval-broker";
-import { PageCallGate } from "../gate/page-call-gate";
-import { SourceHooks } from "../gate/source-hooks";
-import { TurnService } from "../turns/turn-service";
-import type { ShowCardOptions, Session } from "./session";
-import type { SessionContext, SessionEmitter, SessionUser } from "./session-context";
-import type { SessionServices } from "./session-services";
-import { SessionSources, type SourceSpec } from "./session-sources";
+import { AppMessageRouter } from "./app-messages/app-message-router";
+import { CardAttach } from "./cards/card-attach";
+import { CardRegistry } from "./session/card-registry";
+import { CardService } from "./cards/card-service";
+import { ViewCache } from "./cards/view-cache";
+import { Chat, chatOptionsWithDefaults, type ChatOptions } from "./session/chat";
+import { chatAppContext } from "./chat/chat-app-context";
+import { attachChatHost } from "./chat/chat-host-attach";
+import { chatKey } from "./chat/chat-keys";
+import { ChatToolLists } from "./chat/chat-tools";
+import { ConversationService } from "./conversations/conversation-service";
+import { ApprovalBroker } from "./gate/approval-broker";
+import { PageCallGate } from "./page-calls/page-call-gate";
+import { SourceHooks } from "./session/source-hooks";
+import { TurnService } from "./turns/turn-service";
+import type { ShowCardOptions, Session } from "./session/session";
+import type { SessionContext, SessionEmitter, SessionUser } from "./session/session-context";
+import type { SessionServices } from "./session/session-services";
+import { SessionSources, type SourceSpec } from "./session/session-sources";
 
 /**
  * One signed-in browser tab: builds the session's state and services, wires each service to the
@@ -204,4 +204,4 @@ export class HostSession implements Session {
   }
 }
 
-export type { SessionEmitter, SessionUser } from "./session-context";
+export type { SessionEmitter, SessionUser } from "./session/session-context";

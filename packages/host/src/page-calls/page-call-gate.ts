@@ -1,17 +1,17 @@
-import { cardChatKey } from "../app-messages/card-chat-key";
-import { toolDefinition } from "../cards/card-descriptor";
-import type { LiveCard } from "../cards/card-registry";
-import { capToolResult } from "../cards/capped-result";
-import { NOT_RUNNING, pageError } from "../cards/page-errors";
-import { pageCallFailure } from "../cards/source-failure";
+import { cardChatKey } from "../session/card-chat-key";
+import { toolDefinition } from "../sources/tool-metadata";
+import type { LiveCard } from "../session/card-registry";
+import { capToolResult } from "../sources/capped-result";
+import { NOT_RUNNING, pageError } from "./page-errors";
+import { pageCallFailure } from "./source-failure";
 import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
-import { pageResourcesKey } from "../server/rate-limit";
+import { pageResourcesKey } from "./rate-limit";
 import type { SessionContext } from "../session/session-context";
 import { isVisibleTo } from "../sources/tool-metadata";
 import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { inSpan, type SpanHandle } from "../telemetry/spans";
-import { runAppCallChain } from "./app-call-gate";
-import type { ApprovalOutcome } from "./approval-types";
+import { runAppCallChain } from "../gate/app-call-gate";
+import type { ApprovalOutcome } from "../gate/approval-types";
 
 /** What a page reads when its card's tool calls were slowed down. */
 export const PAGE_CALL_RATE_MESSAGE =

@@ -1,8 +1,14 @@
 import type { ToolPermissions as ConnectionToolPermissions } from "@mcp-chat-host/connection";
 import type { ToolRequest as ModelToolRequest, ToolRequestHook } from "../model/tool-checks";
 import type { OnAppCall } from "../gate/app-call-gate";
-import type { AppMessageMode } from "../app-messages/app-message";
-import type { SourceSpec } from "../session/session-sources";
+import type { SourceSpec } from "./session-sources";
+
+/**
+ * What a chat does with a card's `ui/message`: `compose` puts the text in
+ * the chat's input box for the person to edit and send, `submit` sends it as the person's next
+ * message, `ignore` drops it.
+ */
+export type AppMessageMode = "compose" | "submit" | "ignore";
 
 /**
  * What a chat lets the model's own tool calls do: `web` (tools that reach outside, open-world)

@@ -1,8 +1,8 @@
 // Each write of the store as a span of its own, named for the operation; the values written (and
 // any SQL) never go into it. Only made while tracing is on: a host without an OTLP endpoint keeps
 // its store as it is, with no wrapper in front.
-import { inSpan, tracingOn } from "../telemetry/spans";
-import type { HostStore } from "./host-store";
+import { inSpan, tracingOn } from "./spans";
+import type { HostStore } from "../store/host-store";
 
 /** The store's methods that write (reads are not traced: they are many and cheap). */
 const WRITES: ReadonlySet<string> = new Set<keyof HostStore>([

@@ -1,4 +1,4 @@
-import type { OnAppCall } from "./app-call-gate";
+import type { OnAppCall } from "../gate/app-call-gate";
 
 /**
  * Every `onAppCall` hook registered in a session, by source key. A card restored from a saved
