@@ -5,4 +5,5 @@
 export * from "./client-event-values";
 export * from "./client-events";
 export * from "./inspection-records";
+export * from "./reply-chunks";
 export * from "./server-events";

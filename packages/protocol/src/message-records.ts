@@ -1,5 +1,6 @@
 // A conversation's stored messages and their parts.
 import { z } from "zod";
+import { toolPartStates } from "./reply-chunks";
 
 /** One part of a stored message. */
 export const messagePartSchema = z.discriminatedUnion("type", [
@@ -23,6 +24,28 @@ export const messagePartSchema = z.discriminatedUnion("type", [
     isError: z.boolean(),
     /** The name the model was given for the tool, when it differs from `name`. */
     modelName: z.string().optional(),
+  }),
+  z.object({
+    /**
+     * A model tool call and what became of it, in one part (the reply stream's tool part): its
+     * input, its state, its output or why it has none, and the card it opened, if any.
+     */
+    type: z.literal("tool"),
+    toolCallId: z.string(),
+    /** The tool's own name on its source (what the person sees). */
+    name: z.string(),
+    /** The source (MCP server or app) the tool belongs to. */
+    source: z.string().optional(),
+    /** The name the model was given for the tool, when it differs from `name`. */
+    modelName: z.string().optional(),
+    state: z.enum(toolPartStates),
+    input: z.unknown(),
+    /** What the model got back (`output-available`). */
+    output: z.unknown().optional(),
+    /** Why the call has no output (`output-error`, `output-denied`), as a sentence. */
+    errorText: z.string().optional(),
+    /** The card the call opened (its view), shown in the part's place. */
+    instanceId: z.string().optional(),
   }),
   z.object({
     type: z.literal("card"),

@@ -3,6 +3,7 @@ import type { ApprovalRequest } from "./approval-records";
 import type { CardDescriptor } from "./card-records";
 import type { ChatTool, ConversationSummary } from "./conversation-records";
 import type { ChatMessage } from "./message-records";
+import type { ReplyChunk } from "./reply-chunks";
 
 /** Payloads of every event the server sends, by event name. */
 export interface ServerEvents {
@@ -19,6 +20,16 @@ export interface ServerEvents {
     messageId: string;
     delta: string;
     offset?: number;
+  };
+  /**
+   * One step of a reply being written, in the order the model wrote it (`reply-chunks.ts`): a
+   * tab applies each to the reply `messageId` as it comes.
+   */
+  "message:chunk": {
+    conversationId: string;
+    chatId: string;
+    messageId: string;
+    chunk: ReplyChunk;
   };
   /** A message changed (a reply finished, was stopped, or failed); carries the whole message. */
   "message:updated": { message: ChatMessage };
