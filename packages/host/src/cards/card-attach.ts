@@ -1,5 +1,5 @@
-import { errorMessage } from "@mcp-chat-host/protocol";
 import type { AttachReply, PagePermissionName } from "@mcp-chat-host/protocol";
+import { toWireError } from "../errors/to-wire-error";
 import { assembleHookChain } from "../gate/app-call-gate";
 import { HostError } from "../host-error";
 import type { SessionContext } from "../session/session-context";
@@ -13,6 +13,18 @@ import { grantedPermissions } from "./permission-grants";
 import type { CachedView, ViewCache } from "./view-cache";
 
 const APP_GONE = "This app isn't available any more.";
+
+/**
+ * The error of an attach whose source or view failed. A local error the wire mapping knows says
+ * what happened (`toWireError` gives its sentence), after what the card could not do; the card
+ * may load on a later attach. Anything else is thrown on unchanged: the mapping makes it
+ * `internal` and the socket shell logs it, so no unexpected message reaches the browser.
+ */
+function attachFailure(error: unknown, what: string): unknown {
+  const wire = toWireError(error);
+  if (wire.code === "internal") return error;
+  return new HostError("unavailable", `${what}: ${wire.message}`, { retryable: true });
+}
 
 /** What attaching needs of the session's conversations. */
 export interface AttachConversations {
@@ -58,13 +70,7 @@ export class CardAttach {
       source = await context.sources.get(card.descriptor.source);
       tools = await source.tools();
     } catch (error) {
-      throw new HostError(
-        "unavailable",
-        `Couldn't reach the app's server: ${errorMessage(error)}`,
-        {
-          retryable: true,
-        },
-      );
+      throw attachFailure(error, "Couldn't reach the app's server");
     }
     const tool = tools.find((candidate) => candidate.name === card.descriptor.tool);
     const uri = tool ? toolResourceUri(tool) : undefined;
@@ -76,9 +82,7 @@ export class CardAttach {
     try {
       page = await this.views.page(source, uri);
     } catch (error) {
-      throw new HostError("unavailable", `Couldn't load the app: ${errorMessage(error)}`, {
-        retryable: true,
-      });
+      throw attachFailure(error, "Couldn't load the app");
     }
     if (card.generation !== generation)
       throw new HostError("unavailable", "The app is opening again.");

@@ -21,6 +21,8 @@ import { HttpLayerError } from "../server/http-layer-error";
 import { SourceError } from "../sources/source-error";
 import { StoreError } from "../store/store-error";
 import { INTERNAL_ERROR_MESSAGE } from "../server/internal-error";
+import { connectionFailure } from "../sources/connection-error";
+import { PageRequestFailure } from "./page-request-failure";
 import { internalErrorClasses, localErrorWireRules, toWireError } from "./to-wire-error";
 
 const MESSAGE = "What happened, and what to do next.";
@@ -141,5 +143,48 @@ describe("toWireError", () => {
         retryable: false,
       });
     }
+  });
+
+  it("sends one connection cause as one wire code, whether or not a source converted it", () => {
+    for (const code of mcpConnectionErrorCodes) {
+      const error = new McpConnectionError(code, MESSAGE);
+      const converted = connectionFailure(error);
+      expect(converted, code).toBeInstanceOf(SourceError);
+      expect(toWireError(converted), code).toEqual(toWireError(error));
+    }
+    // The allowlist's refusal: `forbidden` on both paths, never `unavailable`.
+    const denied = new McpPermissionDeniedError("tools", "delete");
+    expect(toWireError(denied).code).toBe("forbidden");
+    expect(toWireError(connectionFailure(denied))).toEqual(toWireError(denied));
+  });
+
+  it("adds a page's JSON-RPC code to what the mapping decides", () => {
+    expect(toWireError(new SourceError("timeout", MESSAGE), { rpcCode: -32603 })).toEqual({
+      code: "timeout",
+      message: MESSAGE,
+      retryable: true,
+      rpcCode: -32603,
+    });
+    expect(toWireError(new PageRequestFailure(new McpBusyError(), -32603))).toEqual({
+      code: "busy",
+      message: new McpBusyError().message,
+      retryable: true,
+      rpcCode: -32603,
+    });
+  });
+
+  it("answers a page whose request failed unexpectedly with the internal sentence and its code", () => {
+    const failure = new PageRequestFailure(
+      new TypeError("secret detail at /srv/app.js:12"),
+      -32603,
+    );
+    expect(toWireError(failure)).toEqual({
+      code: "internal",
+      message: INTERNAL_ERROR_MESSAGE,
+      retryable: false,
+      rpcCode: -32603,
+    });
+    // The log, not the browser, gets the detail.
+    expect(failure.message).toBe("secret detail at /srv/app.js:12");
   });
 });

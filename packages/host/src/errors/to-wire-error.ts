@@ -6,6 +6,7 @@ import {
   McpConnectionError,
   McpSharedConnectionError,
   ToolRegistrationError,
+  mcpConnectionErrorCodes,
   type McpConnectionErrorCode,
   type McpSharedConnectionErrorCode,
 } from "@mcp-chat-host/connection";
@@ -17,9 +18,11 @@ import { PolicyConfigError } from "../gate/policies";
 import { HostError } from "../host-error";
 import { ModelSelectionError } from "../model/model-selection";
 import { HttpLayerError } from "../server/http-layer-error";
+import { connectionSourceCodes } from "../sources/connection-error";
 import { SourceError, type SourceErrorCode } from "../sources/source-error";
 import { StoreError, type StoreErrorCode } from "../store/store-error";
 import { internalWireError } from "../server/internal-error";
+import { PageRequestFailure } from "./page-request-failure";
 
 /** How the errors of one local code cross the socket. */
 export interface WireRule {
@@ -59,6 +62,9 @@ const sourceRules: { readonly [Code in SourceErrorCode]: WireRule } = {
   unavailable: rule("unavailable", true),
   timeout: rule("timeout", true),
   closed: rule("closed", true),
+  busy: rule("busy", true),
+  refused: rule("forbidden", false),
+  invalid_request: rule("bad_request", false),
   protocol: rule("unavailable", false),
   cancelled: rule("unavailable", false),
   invalid_options: rule("unavailable", false),
@@ -67,22 +73,16 @@ const sourceRules: { readonly [Code in SourceErrorCode]: WireRule } = {
 };
 
 /**
- * {@link McpConnectionError} and its subclasses. A connection that ended is replaced by a new one
- * on the next request (retryable); a refusal of the allowlist or the owner, a wrong argument and
- * an error the server answered with fail the same way again.
+ * {@link McpConnectionError} and its subclasses: the rule of the source code a connection source
+ * turns the error into (`connectionSourceCodes` in `sources/connection-error.ts`), so a connection
+ * error crosses as the same wire code whether it reaches the mapping as it is or as a
+ * `SourceError`. A connection that ended is replaced by a new one on the next request
+ * (retryable); a refusal of the allowlist or the owner, a wrong argument and an error the server
+ * answered with fail the same way again.
  */
-const connectionRules: { readonly [Code in McpConnectionErrorCode]: WireRule } = {
-  validation: rule("bad_request", false),
-  busy: rule("busy", true),
-  closed: rule("closed", true),
-  timeout: rule("timeout", true),
-  desynchronized: rule("closed", true),
-  server_exited: rule("unavailable", true),
-  startup_failed: rule("unavailable", true),
-  permission_denied: rule("forbidden", false),
-  owner_mismatch: rule("forbidden", false),
-  server_error: rule("unavailable", false),
-};
+const connectionRules = Object.fromEntries(
+  mcpConnectionErrorCodes.map((code) => [code, sourceRules[connectionSourceCodes[code]]]),
+) as { readonly [Code in McpConnectionErrorCode]: WireRule };
 
 /** {@link McpSharedConnectionError}: the caller must load the tools again, not repeat the call. */
 const sharedConnectionRules: { readonly [Code in McpSharedConnectionErrorCode]: WireRule } = {
@@ -131,6 +131,12 @@ export const internalErrorClasses = [
   ZodError,
 ] as const;
 
+/** How {@link toWireError} is called. */
+export interface ToWireErrorOptions {
+  /** For a card page's request: the JSON-RPC code the page's bridge answers with. */
+  readonly rpcCode?: number | undefined;
+}
+
 function byRule(
   error: Error & { readonly retryable?: boolean },
   wireRule: WireRule | undefined,
@@ -142,18 +148,7 @@ function byRule(
   return wireError(wireRule.code, error.message, { retryable });
 }
 
-/**
- * Turns anything a request's handler threw into the {@link WireError} the browser receives. A
- * {@link HostError} crosses as it is (code, message, `retryable`, `rpcCode`); the local errors of
- * the store, the sources, the MCP connections and the approval broker are mapped code by code
- * ({@link localErrorWireRules}), keeping their message, which is written for the person. Anything
- * else, including an object that only looks like a wire error, becomes `internal` with a generic
- * message, never a local message or a stack.
- *
- * @param error - what was thrown or rejected.
- * @returns the error to send.
- */
-export function toWireError(error: unknown): WireError {
+function mapped(error: unknown): WireError {
   if (error instanceof HostError) return error.toWire();
   if (error instanceof StoreError) return byRule(error, storeRules[error.code]);
   if (error instanceof SourceError) return byRule(error, sourceRules[error.code]);
@@ -163,4 +158,24 @@ export function toWireError(error: unknown): WireError {
   if (error instanceof ApprovalError) return byRule(error, approvalRules[error.code]);
   // internalErrorClasses, and everything nobody named.
   return internalWireError();
+}
+
+/**
+ * Turns anything a request's handler threw into the {@link WireError} the browser receives. A
+ * {@link HostError} crosses as it is (code, message, `retryable`, `rpcCode`); the local errors of
+ * the store, the sources, the MCP connections and the approval broker are mapped code by code
+ * ({@link localErrorWireRules}), keeping their message, which is written for the person. Anything
+ * else, including an object that only looks like a wire error, becomes `internal` with a generic
+ * message, never a local message or a stack (the caller logs it: `server/validated-handler.ts`).
+ * A {@link PageRequestFailure} is mapped by its cause and carries its `rpcCode`.
+ *
+ * @param error - what was thrown or rejected.
+ * @param options - the page's JSON-RPC code, when the error answers a card page's request.
+ * @returns the error to send.
+ */
+export function toWireError(error: unknown, options: ToWireErrorOptions = {}): WireError {
+  if (error instanceof PageRequestFailure)
+    return toWireError(error.cause, { rpcCode: options.rpcCode ?? error.rpcCode });
+  const wire = mapped(error);
+  return options.rpcCode === undefined ? wire : { ...wire, rpcCode: options.rpcCode };
 }

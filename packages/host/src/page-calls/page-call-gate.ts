@@ -6,6 +6,8 @@ import { NOT_RUNNING, pageError } from "./page-errors";
 import { pageCallFailure } from "./source-failure";
 import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
 import { pageResourcesKey } from "./rate-limit";
+import { PageRequestFailure } from "../errors/page-request-failure";
+import type { Source, SourceTool } from "../sources/source";
 import type { SessionContext } from "../session/session-context";
 import { isVisibleTo } from "../sources/tool-metadata";
 import { measuredToolCall } from "../telemetry/measured-tool-call";
@@ -37,7 +39,9 @@ export class PageCallGate {
    * A page's `tools/call`: checked, then passed to the card's source; its result is capped like
    * every tool result.
    *
-   * @throws {HostError} with the page's JSON-RPC code and a sentence for the person.
+   * @throws {HostError} with the page's JSON-RPC code and a sentence for the person when the gate
+   *   refuses; {@link PageRequestFailure} (mapped by `toWireError`, the page's code kept) when
+   *   the source fails.
    */
   callTool(
     instanceId: string,
@@ -77,12 +81,19 @@ export class PageCallGate {
       audit("refused", PAGE_CALL_RATE_MESSAGE);
       throw pageError(PAGE_CALL_RATE_MESSAGE, "internalError", "rate_limited", { retryable: true });
     }
-    const source = await context.sources.get(card.descriptor.source).catch((error: unknown) => {
-      throw pageError(errorMessage(error), "internalError", "unavailable");
-    });
-    const tools = await source.tools().catch((error: unknown) => {
-      throw pageError(errorMessage(error), "internalError", "unavailable");
-    });
+    // A failure to reach the source is the mapping's to word (`errors/to-wire-error.ts`).
+    let source: Source;
+    let tools: SourceTool[];
+    try {
+      source = await context.sources.get(card.descriptor.source);
+    } catch (error) {
+      throw new PageRequestFailure(error, pageRpcCodes.internalError);
+    }
+    try {
+      tools = await source.tools();
+    } catch (error) {
+      throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
+    }
     const tool = tools.find((candidate) => candidate.name === name);
     if (!tool || !isVisibleTo(tool, "app")) {
       const reason = `The app can't call the tool "${name}".`;
@@ -141,6 +152,7 @@ export class PageCallGate {
       audit(result.isError === true ? "failed" : "allowed");
       return result as unknown as Record<string, unknown>;
     } catch (error) {
+      // The audit is the operator's: it keeps what the source said, raw.
       audit("failed", errorMessage(error));
       throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
     }
@@ -162,8 +174,13 @@ export class PageCallGate {
         retryable: true,
       });
     }
+    let source: Source;
     try {
-      const source = await context.sources.get(card.descriptor.source);
+      source = await context.sources.get(card.descriptor.source);
+    } catch (error) {
+      throw new PageRequestFailure(error, pageRpcCodes.internalError);
+    }
+    try {
       const result =
         request.kind === "read"
           ? await source.readResource(request.uri)
@@ -172,7 +189,7 @@ export class PageCallGate {
             : await source.listResourceTemplates(request.cursor);
       return result as unknown as Record<string, unknown>;
     } catch (error) {
-      throw pageError(errorMessage(error), "internalError", "unavailable");
+      throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
     }
   }
 

@@ -1,5 +1,6 @@
 import { errorMessage } from "@mcp-chat-host/protocol";
 import { localErrorWireRules } from "../errors/to-wire-error";
+import { PageRequestFailure } from "../errors/page-request-failure";
 import { HostError } from "../host-error";
 import { isSourceError } from "../sources/source-error";
 
@@ -7,7 +8,8 @@ import { isSourceError } from "../sources/source-error";
  * What to tell the person when a source failed under a request (the server exited, stopped
  * answering, or could not be reached). A timed-out connection is closed by the connection layer
  * with the bare text "MCP connection ended: timeout", so that case gets a sentence of its own;
- * the other source errors already say what happened and what to do.
+ * the other source errors already say what happened and what to do. A model's tool call reads
+ * this sentence (`turns/tool-execution.ts`); a page's request reads {@link pageCallFailure}'s.
  *
  * @param error - what the source threw.
  * @param sourceKey - the source's key, named in the message.
@@ -19,17 +21,23 @@ export function sourceFailureMessage(
   sourceKey: string,
   sourceClosed: boolean,
 ): string {
-  if (isSourceError(error) && error.code === "timeout" && sourceClosed) {
-    return `${sourceKey} did not answer in time, so its connection was closed. Try again to reconnect.`;
-  }
+  if (isTimeoutThatClosed(error, sourceClosed)) return timeoutMessage(sourceKey);
   return errorMessage(error);
 }
 
+function isTimeoutThatClosed(error: unknown, sourceClosed: boolean): boolean {
+  return isSourceError(error) && error.code === "timeout" && sourceClosed;
+}
+
+function timeoutMessage(sourceKey: string): string {
+  return `${sourceKey} did not answer in time, so its connection was closed. Try again to reconnect.`;
+}
+
 /**
- * The error a card's page gets when its source failed under a request. The wire code follows
- * what happened (`timeout`, `closed`, `unavailable`), the message is
- * {@link sourceFailureMessage}'s, and it is retryable when the next call may work: the host opens
- * a new connection to a source that closed.
+ * The error a card's page gets when a request to its source failed. The wire mapping decides it
+ * (`toWireError`: a source's `timeout`, `closed`, `unavailable` with its sentence and
+ * retryability, anything unexpected `internal`), with the page's JSON-RPC code; only a timeout
+ * that closed the connection gets {@link sourceFailureMessage}'s sentence of its own.
  *
  * @param error - what the source threw.
  * @param sourceKey - the card's source.
@@ -42,10 +50,12 @@ export function pageCallFailure(
   sourceKey: string,
   sourceClosed: boolean,
   rpcCode: number,
-): HostError {
-  const message = sourceFailureMessage(error, sourceKey, sourceClosed);
-  if (!isSourceError(error)) return new HostError("unavailable", message, { rpcCode });
-  // The same code and retryability as every other source failure on the wire.
-  const wire = localErrorWireRules.source[error.code];
-  return new HostError(wire.code, message, { rpcCode, retryable: wire.retryable === true });
+): Error {
+  if (!isTimeoutThatClosed(error, sourceClosed)) return new PageRequestFailure(error, rpcCode);
+  // The same code and retryability as every other source timeout on the wire.
+  const wire = localErrorWireRules.source.timeout;
+  return new HostError(wire.code, timeoutMessage(sourceKey), {
+    rpcCode,
+    retryable: wire.retryable === true,
+  });
 }

@@ -1,38 +1,45 @@
-import { errorMessage } from "@mcp-chat-host/protocol";
-import { SourceError } from "./source-error";
-
-/** Codes of `@mcp-chat-host/connection` errors, mapped to source error codes. */
-const CONNECTION_CODES: Record<string, SourceError["code"]> = {
-  closed: "closed",
-  timeout: "timeout",
-  server_exited: "closed",
-  desynchronized: "closed",
-  startup_failed: "unavailable",
-  busy: "unavailable",
-  validation: "invalid_options",
-  permission_denied: "protocol",
-  owner_mismatch: "protocol",
-};
+import {
+  McpConnectionError,
+  McpServerError,
+  type McpConnectionErrorCode,
+} from "@mcp-chat-host/connection";
+import { SourceError, type SourceErrorCode } from "./source-error";
 
 /**
- * Turns an error of a `@mcp-chat-host/connection` session into a {@link SourceError}: a server's
- * JSON-RPC error becomes `protocol` (with its `rpcCode`), the connection's own codes are mapped,
- * anything else is `unavailable`. A `SourceError` passes through unchanged.
- *
- * @returns the error to throw; its `cause` is the original error.
+ * The source code of each `@mcp-chat-host/connection` error code, one entry per code (the type
+ * makes it exhaustive: a new connection code does not compile until it has one). The wire mapping
+ * reads the same table for a connection error that reaches it unconverted, so one cause crosses
+ * the socket as one wire code on every path (`errors/to-wire-error.test.ts` checks it).
  */
-export function connectionErrorToSourceError(error: unknown): SourceError {
-  if (error instanceof SourceError) return error;
-  const message = errorMessage(error);
-  const code =
-    typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-  if (code === "server_error") {
-    const rpcCode = (error as { rpcCode?: unknown }).rpcCode;
-    return new SourceError("protocol", message, {
-      cause: error,
-      ...(typeof rpcCode === "number" ? { rpcCode } : {}),
-    });
-  }
-  const mapped = typeof code === "string" ? CONNECTION_CODES[code] : undefined;
-  return new SourceError(mapped ?? "unavailable", message, { cause: error });
+export const connectionSourceCodes: { readonly [Code in McpConnectionErrorCode]: SourceErrorCode } =
+  {
+    validation: "invalid_request",
+    busy: "busy",
+    closed: "closed",
+    timeout: "timeout",
+    desynchronized: "closed",
+    server_exited: "closed",
+    startup_failed: "unavailable",
+    permission_denied: "refused",
+    owner_mismatch: "refused",
+    server_error: "protocol",
+  };
+
+/**
+ * What a connection source throws for what its `@mcp-chat-host/connection` session threw: a
+ * connection error becomes the {@link SourceError} of {@link connectionSourceCodes} (a server's
+ * JSON-RPC error keeps its `rpcCode`), with the connection's message, which says what happened.
+ * A `SourceError` passes through; anything else is not a connection failure the host knows, so it
+ * is thrown on as it is and the wire mapping makes it `internal` (the log gets its detail, the
+ * browser the generic sentence).
+ *
+ * @returns the error to throw; a `SourceError`'s `cause` is the original error.
+ */
+export function connectionFailure(error: unknown): unknown {
+  if (error instanceof SourceError || !(error instanceof McpConnectionError)) return error;
+  const rpcCode = error instanceof McpServerError ? error.rpcCode : null;
+  return new SourceError(connectionSourceCodes[error.code], error.message, {
+    cause: error,
+    ...(rpcCode === null ? {} : { rpcCode }),
+  });
 }

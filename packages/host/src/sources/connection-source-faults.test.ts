@@ -1,6 +1,15 @@
 import type { ListToolsResult } from "@modelcontextprotocol/client";
+import {
+  McpPermissionDeniedError,
+  McpServerError,
+  McpServerExitedError,
+  McpTimeoutError,
+} from "@mcp-chat-host/connection";
 import { describe, expect, it } from "vitest";
+import { toWireError } from "../errors/to-wire-error";
+import { INTERNAL_ERROR_MESSAGE } from "../server/internal-error";
 import { ConnectionSource, MAX_LIST_PAGES } from "./connection-source";
+import { SourceError } from "./source-error";
 import type { ConnectionSession } from "./connection-session";
 
 /**
@@ -118,30 +127,43 @@ describe("ConnectionSource with a misbehaving session", () => {
   });
 
   it("maps the connection package's errors to source error codes", async () => {
-    const serverError = Object.assign(
-      new Error('MCP server "fake" answered with an error: no such tool'),
-      {
-        code: "server_error",
-        rpcCode: -32602,
-      },
-    );
+    const serverError = new McpServerError("fake", { rpcCode: -32602, message: "no such tool" });
     const protocol = await new ConnectionSource(session({ fail: () => serverError }).fake)
       .callTool("x", {})
       .catch((error: unknown) => error);
+    expect(protocol).toBeInstanceOf(SourceError);
     expect(protocol).toMatchObject({
       code: "protocol",
       rpcCode: -32602,
       message: serverError.message,
+      cause: serverError,
     });
-    const timeout = Object.assign(new Error("MCP connection ended: timeout"), { code: "timeout" });
     await expect(
-      new ConnectionSource(session({ fail: () => timeout }).fake).readResource("ui://a"),
+      new ConnectionSource(session({ fail: () => new McpTimeoutError() }).fake).readResource(
+        "ui://a",
+      ),
     ).rejects.toMatchObject({ code: "timeout" });
-    const exited = Object.assign(new Error("exited"), { code: "server_exited" });
+    const exited = new McpServerExitedError("fake", { exitCode: 1, signal: null });
     await expect(
       new ConnectionSource(session({ fail: () => exited }).fake).callTool("x", {}),
-    ).rejects.toMatchObject({
-      code: "closed",
+    ).rejects.toMatchObject({ code: "closed", message: exited.message });
+    const denied = new McpPermissionDeniedError("tools", "delete");
+    await expect(
+      new ConnectionSource(session({ fail: () => denied }).fake).callTool("delete", {}),
+    ).rejects.toMatchObject({ code: "refused" });
+  });
+
+  it("throws on an error the connection package did not raise, for the mapping to make internal", async () => {
+    // Shaped like a connection error, but not one: duck typing would have passed its message on.
+    const lookalike = Object.assign(new Error("secret detail"), { code: "closed" });
+    const thrown = await new ConnectionSource(session({ fail: () => lookalike }).fake)
+      .callTool("x", {})
+      .catch((error: unknown) => error);
+    expect(thrown).toBe(lookalike);
+    expect(toWireError(thrown)).toEqual({
+      code: "internal",
+      message: INTERNAL_ERROR_MESSAGE,
+      retryable: false,
     });
   });
 

@@ -4,7 +4,7 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "@modelcontextprotocol/client";
-import { connectionErrorToSourceError } from "./connection-error";
+import { connectionFailure } from "./connection-error";
 import { requestOptions, type ConnectionSession } from "./connection-session";
 import { cancelledSourceError, closedSourceError } from "./request-error";
 import { SourceError } from "./source-error";
@@ -214,7 +214,7 @@ export class ConnectionSource implements Source {
       if (signal?.aborted === true) {
         throw cancelledSourceError(this.key, error);
       }
-      throw connectionErrorToSourceError(error);
+      throw connectionFailure(error);
     }
   }
 

@@ -13,6 +13,12 @@ export type SourceErrorCode =
   | "unavailable"
   /** The server answered a request with a JSON-RPC error. */
   | "protocol"
+  /** A request's arguments were not valid; nothing was sent. */
+  | "invalid_request"
+  /** The connection's allowlist, or the connection's owner, refused the request; nothing was sent. */
+  | "refused"
+  /** The connection was answering another request and takes one at a time. */
+  | "busy"
   /** The server did not answer in time. */
   | "timeout"
   /** The request was cancelled by the caller. */

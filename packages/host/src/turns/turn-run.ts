@@ -1,6 +1,6 @@
 // The two halves of a reply: its start (the model's input built, the reply stored) and its run
 // (the model streams, the turn records it, the end is stored).
-import { errorMessage } from "@mcp-chat-host/protocol";
+import { toWireError } from "../errors/to-wire-error";
 import type { ModelMessage } from "ai";
 import { chatAppContext } from "../chat/chat-app-context";
 import type { Chat } from "../session/chat";
@@ -65,7 +65,7 @@ export async function beginReply(
     context.logger.error({ err: error }, "could not store the start of a reply");
     context.emit("notice", {
       level: "error",
-      message: `The reply could not be saved: ${errorMessage(error)}`,
+      message: `The reply could not be saved: ${toWireError(error).message}`,
     });
     return null;
   }
@@ -160,7 +160,7 @@ export async function runReply(
     context.logger.error({ err: storeError }, "could not store the end of a reply");
     context.emit("notice", {
       level: "error",
-      message: `The reply could not be saved: ${errorMessage(storeError)}`,
+      message: `The reply could not be saved: ${toWireError(storeError).message}`,
     });
   }
   context.emit("turn:state", {

@@ -1,0 +1,93 @@
+// What a card's page reads when its source fails in a way the host did not expect: the wire
+// mapping's internal sentence with the page's JSON-RPC code, never the error's own message; the
+// server log keeps the detail. One source's tools, resources and attach are broken on demand.
+import { afterEach, describe, expect, it } from "vitest";
+import { mcpChatHost } from "../src/mcp-chat-host";
+import { INTERNAL_ERROR_MESSAGE } from "../src/server/internal-error";
+import type { Source, SourceFactory } from "../src/sources/source";
+import { greeterApp, openCard, startHost, type TestHost } from "./harness";
+
+const SECRET = "secret detail at /srv/internal/app.js:12";
+
+let host: TestHost | null = null;
+afterEach(async () => {
+  await host?.close();
+  host = null;
+});
+
+/** The greeter, whose source throws a plain TypeError from every request once `broken.now` is set. */
+function breakableGreeter(broken: { now: boolean }): SourceFactory {
+  const app = greeterApp();
+  return {
+    key: app.key,
+    kind: app.kind,
+    async open() {
+      const source = await app.open();
+      return new Proxy(source, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property, target);
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) => {
+            if (broken.now) throw new TypeError(SECRET);
+            return (value as (...inner: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }) satisfies Source;
+    },
+  };
+}
+
+const internal = { code: "internal", message: INTERNAL_ERROR_MESSAGE, retryable: false };
+
+describe("a page whose source fails unexpectedly", () => {
+  it("reads the internal sentence with its JSON-RPC code on a tool call and a resource read", async () => {
+    const broken = { now: false };
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), breakableGreeter(broken));
+      },
+    });
+    const client = await host.connect();
+    await client.value("session:hello", {});
+    const card = await openCard(client, "chat-1", "greet", { name: "Ada" });
+    broken.now = true;
+
+    const call = await client.request("card:call-tool", {
+      instanceId: card.instanceId,
+      name: "set-name",
+      arguments: { name: "Bo" },
+    });
+    const read = await client.request("card:read-resource", {
+      instanceId: card.instanceId,
+      uri: "ui://greeter/view",
+    });
+    for (const answer of [call, read]) {
+      expect(answer).toEqual({ ok: false, error: { ...internal, rpcCode: -32603 } });
+    }
+    expect(JSON.stringify(client.received)).not.toContain(SECRET);
+    // The operator's log has what happened, once per request.
+    const failures = host.logs.filter((line) => line.msg === "A socket handler failed.");
+    expect(failures).toHaveLength(2);
+    expect(JSON.stringify(failures)).toContain(SECRET);
+  });
+
+  it("reads the internal sentence when attaching fails", async () => {
+    const broken = { now: false };
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), breakableGreeter(broken));
+      },
+    });
+    const client = await host.connect();
+    await client.value("session:hello", {});
+    const card = await openCard(client, "chat-1", "greet", { name: "Ada" });
+    broken.now = true;
+
+    expect(await client.request("card:attach", { instanceId: card.instanceId })).toEqual({
+      ok: false,
+      error: internal,
+    });
+    expect(JSON.stringify(client.received)).not.toContain(SECRET);
+    expect(JSON.stringify(host.logs)).toContain(SECRET);
+  });
+});
