@@ -8,11 +8,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { ClientSourceOptions, OpenedTransport } from "./client-source-options";
-import {
-  cancelledSourceError,
-  closedSourceError,
-  requestErrorToSourceError,
-} from "./request-error";
+import { cancelledSourceError, closedSourceError, requestFailure } from "./request-error";
 import { SourceError } from "./source-error";
 import { SourceListeners } from "./source-listeners";
 import { toSourceProgress } from "./source-progress";
@@ -213,7 +209,7 @@ export class ClientSource implements Source {
     this.#connecting ??= this.#open().catch((error: unknown) => {
       // A failed attempt is forgotten, so the next request tries again.
       this.#connecting = undefined;
-      throw requestErrorToSourceError(error, this.key, "connect");
+      throw requestFailure(error, this.key, "connect");
     });
     return this.#connecting;
   }
@@ -263,7 +259,7 @@ export class ClientSource implements Source {
         throw cancelledSourceError(this.key, error);
       }
       if (this.#closed) throw this.#closedError(error);
-      throw requestErrorToSourceError(error, this.key, "request");
+      throw requestFailure(error, this.key, "request");
     }
   }
 
