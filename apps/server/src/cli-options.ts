@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-error";
 import { oidcAuthFrom, type OidcCliAuth } from "./oidc-settings";
@@ -177,7 +178,7 @@ export function parseCliOptions(
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new CliError(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+    throw new CliError(`${errorMessage(error)}\n\n${usage}`);
   }
   const port = portOption("--port", values.port) ?? 8787;
 

@@ -5,6 +5,7 @@
 // Only the owner can connect: the socket is created with mode 0600 inside the data folder, which
 // is 0700 (see data-folder.ts), and the kernel checks both on connect. Node has no API for the
 // peer's credentials (SO_PEERCRED), so those modes are the whole check; root can always connect.
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { chmodSync, lstatSync, unlinkSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
@@ -205,7 +206,7 @@ function serve(socket: Socket, handler: ControlHandler): void {
       try {
         reply(handler(request));
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         reply({ ok: false, reason: "failed", message });
       }
     },

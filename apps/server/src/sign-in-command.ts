@@ -1,5 +1,6 @@
 // `mcp-chat-host sign-in`: prints a new one-time sign-in URL of the server running with a data
 // folder, asked for over that folder's control socket; no restart needed.
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-options";
@@ -44,9 +45,7 @@ function parseSignInOptions(argv: string[]): SignInOptions {
     });
     return { data: resolve(values.data ?? "./data"), help: values.help === true };
   } catch (error) {
-    throw new CliError(
-      `${error instanceof Error ? error.message : String(error)}\n\n${signInUsage}`,
-    );
+    throw new CliError(`${errorMessage(error)}\n\n${signInUsage}`);
   }
 }
 

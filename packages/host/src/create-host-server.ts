@@ -1,4 +1,4 @@
-import { idSchema, limits } from "@mcp-chat-host/protocol";
+import { errorMessage, idSchema, limits } from "@mcp-chat-host/protocol";
 import {
   loadMcpConfig,
   parseMcpConfig,
@@ -156,7 +156,7 @@ async function openNamedStore(
     logger.error(
       {
         database: redactUrl(spec),
-        detail: withoutCredentials(cause instanceof Error ? cause.message : String(cause), spec),
+        detail: withoutCredentials(errorMessage(cause), spec),
       },
       "the database could not be opened",
     );

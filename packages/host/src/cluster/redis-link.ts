@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { createClient } from "redis";
@@ -88,7 +89,7 @@ export async function connectRedis(
     logger.error(
       {
         redis: redactUrl(url),
-        detail: withoutCredentials(error instanceof Error ? error.message : String(error), url),
+        detail: withoutCredentials(errorMessage(error), url),
       },
       "could not connect to Redis",
     );
@@ -160,7 +161,7 @@ function redisTlsOptions(url: string, caFile: string | undefined): { tls?: true;
  * setting to check, without Redis's address or its own words.
  */
 function redisStartRefusal(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (/WRONGPASS|NOAUTH|invalid (username-)?password|AUTH .*without any password/i.test(message)) {
     return "Redis refused the password (or user); this node does not start. Check the user and password in REDIS_URL (redis://user:password@host:port).";

@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import {
   chmodSync,
   closeSync,
@@ -155,7 +156,7 @@ function octal(mode: number): string {
 
 function privacyError(error: unknown, path: string): StoreError {
   if (error instanceof StoreError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return new StoreError(
     "storage_failed",
     `The data folder could not be made private at "${path}" (${detail}); the server cannot start. Check that the folder is yours and writable.`,

@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
@@ -202,12 +203,7 @@ export class SqliteAuditWriter {
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
       pending.reject(
-        toStoreError(
-          new Error(
-            `the audit writer stopped: ${cause instanceof Error ? cause.message : String(cause)}`,
-          ),
-          pending.action,
-        ),
+        toStoreError(new Error(`the audit writer stopped: ${errorMessage(cause)}`), pending.action),
       );
     }
   }

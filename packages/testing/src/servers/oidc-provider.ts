@@ -5,6 +5,7 @@
 // audience, as a provider that mixes clients up would.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- oidc-provider ships no types, and every program that compiles this file (the host's tests, e2e) needs them
 /// <reference path="./oidc-provider-module.d.ts" />
+import { errorMessage } from "@mcp-chat-host/protocol";
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -244,9 +245,7 @@ export async function startOidcProvider(
         response.end(form(""));
       } catch (error) {
         response.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
-        response.end(
-          `The sign-in could not go on: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        response.end(`The sign-in could not go on: ${errorMessage(error)}`);
       }
     })();
   };
