@@ -80,7 +80,7 @@ export const refuseUncheckedRestoredCard: OnAppCall = () => UNCHECKED_RESTORED_C
  * @param name - the tool's name.
  * @returns `The host refused the call to "<name>".`
  */
-export function defaultRefusal(name: string): string {
+function defaultRefusal(name: string): string {
   return `The host refused the call to "${name}".`;
 }
 

@@ -8,7 +8,7 @@ import { SourceError, type SourceErrorCode } from "./source-error";
  * deadline is `timeout`, an ended connection `closed`, an answer the client cannot use `protocol`,
  * a server that cannot be reached or refuses the client `unavailable`.
  */
-export const sdkSourceCodes: { readonly [Code in SdkErrorCode]: SourceErrorCode } = {
+const sdkSourceCodes: { readonly [Code in SdkErrorCode]: SourceErrorCode } = {
   [SdkErrorCode.NotConnected]: "closed",
   [SdkErrorCode.AlreadyConnected]: "unavailable",
   [SdkErrorCode.NotInitialized]: "closed",
