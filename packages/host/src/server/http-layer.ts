@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { limits, sessionBinding, wireError } from "@mcp-chat-host/protocol";
-import { handleSandboxRequest } from "@mcp-chat-host/sandbox";
+import { handleSandboxRequest } from "@mcp-chat-host/sandbox/server";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pino } from "pino";
 import { Server as SocketServer } from "socket.io";

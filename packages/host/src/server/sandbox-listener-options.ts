@@ -1,4 +1,5 @@
-import type { SandboxRequestOptions, SandboxResponse, SigningKey } from "@mcp-chat-host/sandbox";
+import type { SigningKey } from "@mcp-chat-host/sandbox";
+import type { SandboxRequestOptions, SandboxResponse } from "@mcp-chat-host/sandbox/server";
 import type { Logger } from "pino";
 import type { OriginPolicy } from "./origin-check";
 

@@ -14,7 +14,8 @@ import { rejection, type Rejection } from "../rejection";
 import type { McpUiResourceCsp } from "../resource-metadata";
 import { SandboxConfigurationError } from "../sandbox-error";
 import { renderViewPage } from "../view/view-page";
-import { renderWarmPage, warmPagePath, warmViewParam } from "./warm-page";
+import { warmPagePath, warmViewParam } from "../params/warm-page-params";
+import { renderWarmPage } from "./warm-page";
 
 /** Options of {@link handleSandboxRequest}. */
 export interface SandboxRequestOptions {

@@ -3,12 +3,7 @@
 // before the first card opens. It runs nothing, loads nothing and never receives a view.
 import { frameAncestorsValue } from "../csp/frame-ancestors";
 import type { SandboxOrigins } from "../origins/sandbox-origins";
-
-/** Path of the warm document on every sandbox origin. */
-export const warmPagePath = "/warm";
-
-/** The `view=` parameter of the proxy's warm document: the label of the view origin to warm too. */
-export const warmViewParam = "view";
+import { warmPagePath } from "../params/warm-page-params";
 
 /** What {@link renderWarmPage} returns: the document and its CSP header. */
 export interface WarmPage {
