@@ -6,13 +6,12 @@ import type {
   ListResourceTemplatesResult,
   ListToolsResult,
   Progress,
-  Tool,
-  ToolAnnotations,
 } from "@modelcontextprotocol/client";
 import type { McpConfig } from "./config/config-types";
 import type { McpCloseReason } from "./connection-errors";
 import type { McpClientSessionOptions } from "./mcp-client-session-types";
 import type { McpOwner } from "./mcp-connection-validation";
+import type { ToolHandleBase } from "./tool-handle";
 
 /** Options of `McpConnection`. Times are in seconds. */
 export interface McpConnectionOptions {
@@ -85,23 +84,7 @@ export interface McpCallOptions {
 }
 
 /** A callable handle for one allowed tool, bound to its connection and owner. */
-export interface McpToolHandle {
-  name: string;
-  title: string | undefined;
-  description: string | undefined;
-  inputSchema: Tool["inputSchema"];
-  annotations: ToolAnnotations | undefined;
-  /** The tool's `_meta` (MCP Apps keep `ui.resourceUri` and `ui.visibility` there). */
-  meta: Record<string, unknown> | undefined;
-  /** The whole definition the server listed. */
-  definition: Tool;
-  source: {
-    type: "mcp";
-    server: string;
-    tool: string;
-    operation: "tools/call";
-    connectionId: string;
-  };
+export interface McpToolHandle extends ToolHandleBase {
   owner: Readonly<McpOwner>;
   /**
    * Whether the handle's connection is still open. False once it was cancelled, closed, timed

@@ -17,7 +17,8 @@ import {
   McpValidationError,
 } from "./connection-errors";
 import { getPromptDescription, readResourceDescription } from "./mcp-capability-tools";
-import { McpConnection, type McpConnectionOptions } from "./mcp-connection";
+import { McpConnection } from "./mcp-connection";
+import type { McpConnectionOptions } from "./mcp-connection-types";
 import {
   configOf,
   countedEverythingEntry,

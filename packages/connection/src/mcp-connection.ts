@@ -51,18 +51,7 @@ import type {
   McpSource,
   McpToolHandle,
 } from "./mcp-connection-types";
-
-export type {
-  McpAllowlists,
-  McpCallOptions,
-  McpCataloguePage,
-  McpConnectionOptions,
-  McpConnectionState,
-  McpConnectionStatus,
-  McpProvenanced,
-  McpSource,
-  McpToolHandle,
-} from "./mcp-connection-types";
+import { toolHandle } from "./tool-handle";
 
 const maxToolPages = 64;
 
@@ -403,21 +392,7 @@ export class McpConnection {
   }
 
   private handle(definition: Tool): McpToolHandle {
-    return Object.freeze({
-      name: definition.name,
-      title: definition.title ?? definition.annotations?.title,
-      description: definition.description,
-      inputSchema: definition.inputSchema,
-      annotations: definition.annotations,
-      meta: definition._meta,
-      definition,
-      source: Object.freeze({
-        type: "mcp" as const,
-        server: this.server,
-        tool: definition.name,
-        operation: "tools/call" as const,
-        connectionId: this.connectionId,
-      }),
+    return toolHandle<McpToolHandle>(definition, this, {
       owner: this.owner,
       isCurrent: () => this.isCurrent(),
       call: (args: Record<string, unknown> | undefined, options: McpCallOptions) =>

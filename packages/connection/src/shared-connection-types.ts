@@ -1,9 +1,10 @@
 // The public shapes of shared connections (deputy's tools_mcp / load_mcp / mcp_status): what a
 // load accepts and returns, the tool handles, and a connection's local status.
-import type { Progress, Tool, ToolAnnotations, CallToolResult } from "@modelcontextprotocol/client";
+import type { Progress, CallToolResult } from "@modelcontextprotocol/client";
 import type { McpConfig } from "./config/config-types";
 import type { McpCloseReason } from "./connection-errors";
 import type { McpClientSessionOptions } from "./mcp-client-session-types";
+import type { ToolHandleBase } from "./tool-handle";
 
 /** A configuration file path (`~` expanded), a loaded configuration, or a parsed JSON document. */
 export type McpConfigInput = string | McpConfig | { mcpServers: unknown };
@@ -19,24 +20,7 @@ export interface SharedToolCallOptions {
 }
 
 /** A callable handle for one tool of a shared connection. */
-export interface SharedToolHandle {
-  name: string;
-  title: string | undefined;
-  description: string | undefined;
-  inputSchema: Tool["inputSchema"];
-  /** The server's annotations, kept for permission checks (see `checkToolPermission`). */
-  annotations: ToolAnnotations | undefined;
-  /** The tool's `_meta` (MCP Apps keep `ui.resourceUri` and `ui.visibility` there). */
-  meta: Record<string, unknown> | undefined;
-  /** The whole definition the server listed. */
-  definition: Tool;
-  source: {
-    type: "mcp";
-    server: string;
-    tool: string;
-    operation: "tools/call";
-    connectionId: string;
-  };
+export interface SharedToolHandle extends ToolHandleBase {
   /** False once the server was loaded again or its shared connection was closed. */
   isCurrent(): boolean;
   /**

@@ -11,6 +11,7 @@ import { McpStartupError, type McpCloseReason } from "./connection-errors";
 import { McpClientSession } from "./mcp-client-session";
 import { suppliedToolArguments, validateToolAnnotations } from "./mcp-connection-validation";
 import { McpSharedConnectionError } from "./shared-connection-error";
+import { toolHandle } from "./tool-handle";
 import type {
   McpConfigInput,
   SharedConnectionsOptions,
@@ -183,21 +184,7 @@ export class SharedConnections {
 
   private handle(entry: SharedEntry, definition: Tool): SharedToolHandle {
     const isCurrent = (): boolean => this.entries.get(entry.server) === entry;
-    return Object.freeze({
-      name: definition.name,
-      title: definition.title ?? definition.annotations?.title,
-      description: definition.description,
-      inputSchema: definition.inputSchema,
-      annotations: definition.annotations,
-      meta: definition._meta,
-      definition,
-      source: Object.freeze({
-        type: "mcp" as const,
-        server: entry.server,
-        tool: definition.name,
-        operation: "tools/call" as const,
-        connectionId: entry.connectionId,
-      }),
+    return toolHandle<SharedToolHandle>(definition, entry, {
       isCurrent,
       call: async (args?: Record<string, unknown>, options: SharedToolCallOptions = {}) => {
         if (!isCurrent()) throw notCurrentError(entry);
