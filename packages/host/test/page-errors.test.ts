@@ -1,6 +1,6 @@
 // What a card's page reads when its source fails in a way the host did not expect: the wire
 // mapping's internal sentence with the page's JSON-RPC code, never the error's own message; the
-// server log keeps the detail. One source's tools, resources and attach are broken on demand.
+// server log keeps the detail. One source's methods are broken on demand.
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { INTERNAL_ERROR_MESSAGE } from "../src/server/internal-error";
@@ -15,8 +15,8 @@ afterEach(async () => {
   host = null;
 });
 
-/** The greeter, whose source throws a plain TypeError from every request once `broken.now` is set. */
-function breakableGreeter(broken: { now: boolean }): SourceFactory {
+/** The greeter, whose source throws a plain TypeError from the methods named in `broken`. */
+function breakableGreeter(broken: Set<string>): SourceFactory {
   const app = greeterApp();
   return {
     key: app.key,
@@ -28,7 +28,7 @@ function breakableGreeter(broken: { now: boolean }): SourceFactory {
           const value: unknown = Reflect.get(target, property, target);
           if (typeof value !== "function") return value;
           return (...args: unknown[]) => {
-            if (broken.now) throw new TypeError(SECRET);
+            if (broken.has(String(property))) throw new TypeError(SECRET);
             return (value as (...inner: unknown[]) => unknown).apply(target, args);
           };
         },
@@ -41,7 +41,7 @@ const internal = { code: "internal", message: INTERNAL_ERROR_MESSAGE, retryable:
 
 describe("a page whose source fails unexpectedly", () => {
   it("reads the internal sentence with its JSON-RPC code on a tool call and a resource read", async () => {
-    const broken = { now: false };
+    const broken = new Set<string>();
     host = await startHost({
       session(session) {
         mcpChatHost(session.chat(), breakableGreeter(broken));
@@ -50,7 +50,8 @@ describe("a page whose source fails unexpectedly", () => {
     const client = await host.connect();
     await client.value("session:hello", {});
     const card = await openCard(client, "chat-1", "greet", { name: "Ada" });
-    broken.now = true;
+    // The source still lists its tools; the call and the read fail.
+    broken.add("callTool").add("readResource");
 
     const call = await client.request("card:call-tool", {
       instanceId: card.instanceId,
@@ -65,6 +66,12 @@ describe("a page whose source fails unexpectedly", () => {
       expect(answer).toEqual({ ok: false, error: { ...internal, rpcCode: -32603 } });
     }
     expect(JSON.stringify(client.received)).not.toContain(SECRET);
+    // The audit, which the person may read too, says what the page read.
+    const audit = await host.server.store.listAudit({ conversationId: card.conversationId! });
+    expect(audit.find((entry) => entry.tool === "set-name")).toMatchObject({
+      verdict: "failed",
+      reason: INTERNAL_ERROR_MESSAGE,
+    });
     // The operator's log has what happened, once per request.
     const failures = host.logs.filter((line) => line.msg === "A socket handler failed.");
     expect(failures).toHaveLength(2);
@@ -72,7 +79,7 @@ describe("a page whose source fails unexpectedly", () => {
   });
 
   it("reads the internal sentence when attaching fails", async () => {
-    const broken = { now: false };
+    const broken = new Set<string>();
     host = await startHost({
       session(session) {
         mcpChatHost(session.chat(), breakableGreeter(broken));
@@ -81,7 +88,7 @@ describe("a page whose source fails unexpectedly", () => {
     const client = await host.connect();
     await client.value("session:hello", {});
     const card = await openCard(client, "chat-1", "greet", { name: "Ada" });
-    broken.now = true;
+    broken.add("tools");
 
     expect(await client.request("card:attach", { instanceId: card.instanceId })).toEqual({
       ok: false,

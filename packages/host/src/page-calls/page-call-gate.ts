@@ -4,9 +4,10 @@ import type { LiveCard } from "../session/card-registry";
 import { capToolResult } from "../sources/capped-result";
 import { NOT_RUNNING, pageError } from "./page-errors";
 import { pageCallFailure } from "./source-failure";
-import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
+import { pageRpcCodes } from "@mcp-chat-host/protocol";
 import { pageResourcesKey } from "./rate-limit";
 import { PageRequestFailure } from "../errors/page-request-failure";
+import { toWireError } from "../errors/to-wire-error";
 import type { Source, SourceTool } from "../sources/source";
 import type { SessionContext } from "../session/session-context";
 import { isVisibleTo } from "../sources/tool-metadata";
@@ -152,9 +153,11 @@ export class PageCallGate {
       audit(result.isError === true ? "failed" : "allowed");
       return result as unknown as Record<string, unknown>;
     } catch (error) {
-      // The audit is the operator's: it keeps what the source said, raw.
-      audit("failed", errorMessage(error));
-      throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
+      const failure = pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
+      // The person reads the audit too (`audit:list`): its reason is the page's sentence, and an
+      // unexpected failure's detail is in the server log.
+      audit("failed", toWireError(failure).message);
+      throw failure;
     }
   }
 
