@@ -11,7 +11,8 @@ import {
 } from "@mcp-chat-host/testing";
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createHostServer, type HostServer } from "../src/create-host-server";
+import { createHostServer } from "../src/create-host-server";
+import type { HostServer } from "../src/host-server-options";
 import { memoryLogger } from "../src/server/test-support";
 import { openStore } from "../src/store/open-store";
 import { asMessageNotSaved } from "../src/turns/message-wire";
