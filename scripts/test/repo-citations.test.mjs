@@ -19,8 +19,9 @@ const self = relative(root, fileURLToPath(import.meta.url))
 const citations = [
   // "issue 9", "Issue 18 item 3", "issues 129 and 130", "issue #4"; not ".../issues/149" (a URL).
   { pattern: /\bissues?\s+#?\d+/i, why: "an issue number" },
-  // "(item 7)", "items 4 to 6": the numbered items of an issue.
-  { pattern: /\bitems?\s+\d+\b/i, why: "an issue's item" },
+  // "(item 7)", "items 4 to 6": the numbered items of an issue. A page's own numbered list is
+  // named with where it is: "item 10 below".
+  { pattern: /\bitems?\s+\d+(?!\d|\s+(?:above|below)\b)/i, why: "an issue's item" },
   { pattern: /\bDESIGN\b/, why: "the design document, which is not in the repository" },
   {
     pattern: /\bseed[\s-]behaviours?\b/i,
@@ -65,6 +66,7 @@ describe("citationsIn", () => {
       "// Why: docs/decisions/2026-12-01-host-ui-above-cards.md.",
       "// JSON in base64url (RFC 4648 section 5, no padding).",
       "// the issuer's keys, 2 of them; a designer's note",
+      "the audit thread (item 10 below) and the warm frame (item 4 above)",
     ].join("\n");
     assert.deepEqual(citationsIn(text), []);
   });
