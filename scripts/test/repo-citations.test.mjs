@@ -22,6 +22,8 @@ const citations = [
   // "(item 7)", "items 4 to 6": the numbered items of an issue. A page's own numbered list is
   // named with where it is: "item 10 below".
   { pattern: /\bitems?\s+\d+(?!\d|\s+(?:above|below)\b)/i, why: "an issue's item" },
+  // "as the issue states it", "not done in this issue": which issue is not in the repository.
+  { pattern: /\b(?:the|this|that)\s+issue\b|\bissue's\b/i, why: "an issue" },
   { pattern: /\bDESIGN\b/, why: "the design document, which is not in the repository" },
   {
     pattern: /\bseed[\s-]behaviours?\b/i,
@@ -53,14 +55,15 @@ describe("citationsIn", () => {
       "rests on the seed behaviours note",
       "read in `../shared/reference/`",
       "the mcptools format, issues 129 and 130",
+      "the goal, as the issue states it",
     ].join("\n");
     assert.deepEqual(
       citationsIn(text).map((found) => found.line),
-      [1, 1, 2, 2, 3, 4, 5, 6],
+      [1, 1, 2, 2, 3, 4, 5, 6, 7],
     );
   });
 
-  it("lets a public issue's URL, a file of the repository and a decision note pass", () => {
+  it("lets a public URL of an issue, a file of the repository and a decision note pass", () => {
     const text = [
       "// See https://github.com/modelcontextprotocol/ext-apps/issues/149 for the bridge's side.",
       "// Why: docs/decisions/2026-12-01-host-ui-above-cards.md.",
