@@ -32,9 +32,9 @@ import { setUpMetrics } from "./server/metrics-setup";
 import { startTracing, type RunningTracing } from "./telemetry/tracing";
 
 /**
- * Builds the host server (DESIGN section 4): the store, the model, the configured MCP servers,
- * sessions built by your session function, and the Express + socket.io server with its security.
- * Nothing starts before `listen()`.
+ * Builds the host server (docs/architecture.md, "The embedding API"): the store, the model, the
+ * configured MCP servers, sessions built by your session function, and the Express + socket.io
+ * server with its security. Nothing starts before `listen()`.
  *
  * @throws {ModelSelectionError} for an unknown model spec or a missing key.
  */

@@ -59,7 +59,7 @@ describe("CardController: loading a view", () => {
       "#ffffff",
     );
     expect(fixture.server.received.filter((entry) => entry.event === "card:attach")).toEqual([
-      // With the permissions the person granted the source (issue 9, item 7).
+      // With the permissions the person granted the source, and only those.
       { event: "card:attach", payload: { instanceId: "card-1", permissions: ["clipboardWrite"] } },
     ]);
     expect(cardViewAccess.get("card-1")).toMatchObject({ status: "ready", title: "Clock" });
