@@ -4,7 +4,7 @@
 // `tool-input` once, then the outcome; never a partial after the input. Real socket.io on
 // 127.0.0.1, a real AppBridge and an ext-apps App as the view.
 import { describe, expect, it, vi } from "vitest";
-import { cardViewAccess } from "../state/host-store";
+import { cardViewAccess, useHostStore } from "../state/host-store";
 import {
   attachReply,
   descriptor,
@@ -49,7 +49,7 @@ describe("CardController: arguments the model is still writing", () => {
       arguments: { zone: "X" },
     });
     await fixture.roundTrip();
-    expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UT" });
+    expect(useHostStore.getState().cards["card-1"]?.arguments).toEqual({ zone: "UT" });
 
     const view = partialRecordingView();
     await fixture.harness.loadView(view.app);
@@ -81,7 +81,7 @@ describe("CardController: arguments the model is still writing", () => {
     expect(methods.lastIndexOf("ui/notifications/tool-input-partial")).toBeLessThan(
       methods.indexOf("ui/notifications/tool-input"),
     );
-    expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UTC+1" });
+    expect(useHostStore.getState().cards["card-1"]?.arguments).toEqual({ zone: "UTC+1" });
   });
 
   it("marks the card delivered only once the outcome went out, not at initialized", async () => {

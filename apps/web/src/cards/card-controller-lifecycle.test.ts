@@ -62,7 +62,7 @@ describe("CardController: loading a view", () => {
       // With the permissions the person granted the source, and only those.
       { event: "card:attach", payload: { instanceId: "card-1", permissions: ["clipboardWrite"] } },
     ]);
-    expect(cardViewAccess.get("card-1")).toMatchObject({ status: "ready", title: "Clock" });
+    expect(cardViewAccess.get("card-1")?.status).toBe("ready");
   });
 
   it("sends a result that arrives after the view initialised, once", async () => {

@@ -89,7 +89,6 @@ describe("CardController: a view's powerful permissions", () => {
     expect(iframe.hasAttribute("src")).toBe(false);
     expect(iframe.hasAttribute("allow")).toBe(false);
     expect(attaches()).toEqual([{ instanceId: "card-1" }]);
-    expect(cardViewAccess.get("card-1")).toMatchObject({ title: "Clock", source: "clock" });
 
     cardViewAccess.get("card-1")?.permissionRequest?.answer(true);
     expect(await attributeSet(iframe, "src")).toBe(camera.page.proxyUrl);

@@ -32,8 +32,8 @@ function messageOf(error: unknown): string {
 
 /**
  * Holds the opening call's outcome and sends the view what it should get, in the spec's order.
- * The outcome may be known before the bridge exists (from the descriptor, or a socket event
- * during attach); it is sent when the view is ready for it.
+ * The outcome may be known before the bridge exists (the card's `cards` entry, at the start or
+ * changed during attach); it is sent when the view is ready for it.
  */
 export class ViewDelivery {
   #bridge: AppBridge | null = null;

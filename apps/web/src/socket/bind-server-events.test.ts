@@ -111,6 +111,22 @@ describe("server events", () => {
     expect(useHostStore.getState().cards["host-1"]?.closed).toBeNull();
   });
 
+  it("records a card's arguments as the model writes them; the first final ones stay", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+    const card = cardDescriptor("host-1", { messageId: "m1", arguments: {}, inputStreaming: true });
+    socket.serverEmit("card:opened", { card });
+    const entry = () => useHostStore.getState().cards["host-1"];
+    expect(entry()).toMatchObject({ arguments: {}, inputFinal: false });
+    socket.serverEmit("card:input-partial", { instanceId: "host-1", arguments: { q: "ca" } });
+    expect(entry()).toMatchObject({ arguments: { q: "ca" }, inputFinal: false });
+    socket.serverEmit("card:input", { instanceId: "host-1", arguments: { q: "cats" } });
+    socket.serverEmit("card:input-partial", { instanceId: "host-1", arguments: { q: "late" } });
+    socket.serverEmit("card:input", { instanceId: "host-1", arguments: { q: "again" } });
+    expect(entry()).toMatchObject({ arguments: { q: "cats" }, inputFinal: true });
+    // The descriptor stays as the card was opened.
+    expect(entry()?.descriptor.arguments).toEqual({});
+  });
+
   it("drops a withdrawn card from its reply and the page, keeping the call's row", () => {
     showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
     socket.serverEmit("card:opened", { card: cardDescriptor("host-1", { messageId: "m1" }) });

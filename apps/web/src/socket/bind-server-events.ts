@@ -42,9 +42,10 @@ function serverListeners(): ServerListeners {
     "card:result": ({ instanceId, result }) => store().cardResulted(instanceId, result),
     "card:cancelled": ({ instanceId, reason }) => store().cardCancelled(instanceId, reason),
     "card:withdrawn": ({ instanceId }) => store().cardWithdrawn(instanceId),
-    // The card's own controller relays these to its view (cards/card-socket-events.ts).
-    "card:input-partial": () => {},
-    "card:input": () => {},
+    "card:input-partial": ({ instanceId, arguments: args }) =>
+      store().cardInputChanged(instanceId, args, false),
+    "card:input": ({ instanceId, arguments: args }) =>
+      store().cardInputChanged(instanceId, args, true),
     "card:closed": ({ instanceId, reason }) => store().cardClosedByServer(instanceId, reason),
     "composer:fill": ({ chatId, text, instanceId }) => {
       // The box names the app that wrote the text.

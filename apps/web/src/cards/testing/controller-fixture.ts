@@ -1,5 +1,6 @@
 // Shared set-up of the card controller's tests: a real socket.io server on 127.0.0.1 and the
-// page's real client, the proxy stand-in with a real ext-apps `App` as the view, and a card
+// page's real client, whose server events reach the page's store as in the page
+// (bindServerEvents), the proxy stand-in with a real ext-apps `App` as the view, and a card
 // controller wired to them. Only tests import this file.
 import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
 import { App } from "@modelcontextprotocol/ext-apps";
@@ -7,8 +8,10 @@ import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge
 import { afterEach, beforeEach, expect, vi, type Mock } from "vitest";
 import type { CardResume } from "../card-controller-options";
 import { CardController } from "../card-controller";
+import { bindServerEvents } from "../../socket/bind-server-events";
 import { requestValue } from "../../socket/request";
-import { cardViewAccess } from "../../state/host-store";
+import { cardViewAccess, useHostStore } from "../../state/host-store";
+import { resetStores } from "../../test-support/reset-stores";
 import type { TimerFunctions } from "../teardown-with-timeout";
 import { startCardSocketServer, type CardSocketServer } from "./card-socket-server";
 import { memoryGrants, type MemoryGrants } from "./memory-grants";
@@ -104,7 +107,10 @@ export interface ControllerFixture {
    * `clock` source (the default attach reply declares it).
    */
   grants: MemoryGrants;
-  /** Creates and starts a card controller on the fixture's socket, frame and proxy stand-in. */
+  /**
+   * Puts the card in the page's store, then creates and starts a card controller on the
+   * fixture's socket, frame and proxy stand-in.
+   */
   startCard(options?: {
     card?: CardDescriptor;
     timers?: TimerFunctions;
@@ -139,8 +145,12 @@ export function setUpControllerFixture(): ControllerFixture {
     },
   } as unknown as ControllerFixture;
 
+  let unbind: () => void = () => undefined;
+
   beforeEach(async () => {
+    resetStores();
     fixture.server = await startCardSocketServer();
+    unbind = bindServerEvents(fixture.server.client);
     fixture.harness = await createViewHarness();
     fixture.holder = document.createElement("div");
     fixture.iframe = document.createElement("iframe");
@@ -156,13 +166,17 @@ export function setUpControllerFixture(): ControllerFixture {
       await controller.dispose("unmounted");
       cardViewAccess.remove(controller.instanceId);
     }
+    unbind();
     fixture.holder.remove();
     await fixture.server.close();
   });
 
   fixture.startCard = (options = {}) => {
+    const card = options.card ?? descriptor();
+    // The page holds the card before its view mounts (`card:opened` or a snapshot).
+    useHostStore.getState().cardOpened(card);
     const controller = new CardController({
-      card: options.card ?? descriptor(),
+      card,
       socket: fixture.server.client,
       iframe: fixture.iframe,
       holder: fixture.holder,
