@@ -2,7 +2,7 @@
 // A card's view loading and its teardown, with real pieces: socket.io on 127.0.0.1, AppBridge,
 // and an ext-apps App as the view behind a stand-in for the sandbox proxy (e2e tests use Chromium).
 import { describe, expect, it, vi } from "vitest";
-import { reattachCards } from "./page-cards";
+import { reattachCards } from "../state/page-cards";
 import { cardViewAccess } from "../state/host-store";
 import { attachReply, recordingView, setUpControllerFixture } from "./testing/controller-fixture";
 import type { TimerFunctions } from "./teardown-with-timeout";

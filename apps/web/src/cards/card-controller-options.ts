@@ -5,10 +5,10 @@ import type { AttachQueue } from "./attach-queue";
 import type { AppBridgeConstructor } from "./card-bridge";
 import type { PageActions } from "./card-page-requests";
 import type { HostSocket } from "../socket/host-socket";
-import type { CardLogEntry, CardViewAccess } from "./card-view-state";
-import type { CardEntryAccess } from "./controller/card-facts";
+import type { CardLogEntry, CardViewAccess } from "../state/types/card-view-state";
+import type { CardEntryAccess } from "../state/types/cards";
 import { SandboxTransport } from "./sandbox-transport";
-import type { Theme } from "./style-variables";
+import type { Theme } from "../state/theme-store";
 import type { TimerFunctions } from "./teardown-with-timeout";
 
 /** What a card tells the page around it. */

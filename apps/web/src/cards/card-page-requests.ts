@@ -13,8 +13,9 @@ import type { CardPageHandlers } from "./card-bridge";
 import { messageOf, toPageError } from "./card-request-error";
 import type { HostSocket } from "../socket/host-socket";
 import { requestValue } from "../socket/request";
-import type { CardLogEntry, PendingDownload } from "./card-view-state";
-import { createDownloadBlob, planDownload, type DownloadItem } from "./download-files";
+import type { CardLogEntry, PendingDownload } from "../state/types/card-view-state";
+import type { DownloadItem } from "../state/types/card-view-state";
+import { createDownloadBlob, planDownload } from "./download-files";
 import { decideOpenLink, openLinkWithConsent } from "./open-link";
 import { countInFlight, reportTextOf, type InFlightCounter } from "./page-request-tracking";
 

@@ -7,7 +7,7 @@ import { outerFrameSandbox, sandboxTokenAllowList } from "@mcp-chat-host/sandbox
 import { act, StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { teardownCards } from "./page-cards";
+import { teardownCards } from "../state/page-cards";
 import { useHostStore } from "../state/host-store";
 import { resetStores } from "../test-support/reset-stores";
 import { showCards } from "../test-support/store-state";

@@ -4,12 +4,12 @@ import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { CardController } from "./card-controller";
 import { CardLogPanel } from "./card-log-panel";
 import type { CardResume } from "./card-controller-options";
-import type { TeardownReason } from "./page-cards";
+import type { TeardownReason } from "../state/page-cards";
 import { CardRequestPanel } from "./card-request-panel";
 import type { HostSocket } from "../socket/host-socket";
 import { useHostStore } from "../state/host-store";
 import type { CardCallbacks } from "./card-controller-options";
-import type { CardLogEntry } from "./card-view-state";
+import type { CardLogEntry } from "../state/types/card-view-state";
 import { CardPermissionsPanel } from "./card-permissions-panel";
 import { CardTitleBar } from "./card-title-bar";
 import { allowedDisplayModes, type DisplayMode } from "./display-mode";
@@ -20,9 +20,9 @@ import { PermissionPrompt } from "./permission-prompt";
 import { resultCutOf } from "./result-cut";
 import { resultText } from "./result-text";
 import { outerFrameReferrerPolicy, outerFrameSandbox } from "./frame-attributes";
-import { initialFrameHeight } from "./frame-size";
+import { initialFrameHeight } from "../state/types/card-view-state";
 import type { LiveViewControl } from "./live-view-budget";
-import type { Theme } from "./style-variables";
+import type { Theme } from "../state/theme-store";
 import "./card.css";
 
 /** Props of {@link CardView}. */

@@ -2,7 +2,7 @@
 // to what the server accepts.
 import { limits } from "@mcp-chat-host/protocol";
 import { messageOf } from "./card-request-error";
-import type { CardLogEntry } from "./card-view-state";
+import type { CardLogEntry } from "../state/types/card-view-state";
 import type { HostSocket } from "../socket/host-socket";
 import { requestValue } from "../socket/request";
 

@@ -32,6 +32,8 @@ function deltaArrived(event: ServerEvents["message:delta"]): void {
 function serverListeners(): ServerListeners {
   return {
     "message:created": messageArrived,
+    // Not sent by this server yet: replies still arrive as the events below.
+    "message:chunk": () => {},
     "message:delta": deltaArrived,
     "message:updated": messageArrived,
     "tool:started": (event) => store().toolStarted(event),

@@ -1,6 +1,6 @@
 import { create } from "zustand";
-import type { CardViewAccess } from "../cards/card-view-state";
-import type { CardEntryAccess } from "../cards/controller/card-facts";
+import type { CardViewAccess } from "./types/card-view-state";
+import type { CardEntryAccess } from "./types/cards";
 import { createApprovalsSlice } from "./approvals-slice";
 import { createCardViewsSlice } from "./card-views-slice";
 import { createCardsSlice } from "./cards-slice";

@@ -6,8 +6,13 @@ import {
   type CardLogEntry,
   type CardViewAccess,
   type CardViewState,
-} from "../card-view-state";
-import { hasPageCard, isCurrentPageCard, unregisterPageCard, type PageCard } from "../page-cards";
+} from "../../state/types/card-view-state";
+import {
+  hasPageCard,
+  isCurrentPageCard,
+  unregisterPageCard,
+  type PageCard,
+} from "../../state/page-cards";
 import { globalTimers, type TimerFunctions } from "../teardown-with-timeout";
 import type { ViewLoad } from "./view-load";
 

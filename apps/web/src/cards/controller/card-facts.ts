@@ -3,19 +3,7 @@
 // entry in the page's store, the one place these facts are kept: whatever fills the `cards` slice,
 // the view hears the same facts the page shows. What changed is handed on in the order the view
 // must hear it: arguments (guesses, then the final ones), then the outcome, then the close.
-import type { CardEntry } from "../../state/types/cards";
-
-/** How a card's controller reads and follows its entry in the `cards` slice (injectable for tests). */
-export interface CardEntryAccess {
-  /** The card's entry, if the page holds it. */
-  get: (instanceId: string) => CardEntry | undefined;
-  /**
-   * Calls `listener` with the card's entry each time it is replaced (not for other cards).
-   *
-   * @returns a function that stops it.
-   */
-  watch: (instanceId: string, listener: (entry: CardEntry) => void) => () => void;
-}
+import type { CardEntry, CardEntryAccess } from "../../state/types/cards";
 
 /** What a card does with each new fact. */
 export interface CardFactHandlers {

@@ -8,7 +8,7 @@ import { requestValue } from "../../socket/request";
 import { pageAttachQueue, type AttachQueue, type AttachTicket } from "../attach-queue";
 import { messageOf } from "../card-request-error";
 import { watchNearViewport } from "../near-viewport";
-import type { TeardownReason } from "../page-cards";
+import type { TeardownReason } from "../../state/page-cards";
 import { sandboxProblem } from "../sandbox-check";
 import { attachWithHeldViews } from "../view-html-cache";
 import type { CardConsent } from "./card-consent";

@@ -8,11 +8,13 @@ import {
   type DisplayMode,
   type DisplayModeRequester,
 } from "../display-mode";
-import { containerDimensionsFor, initialFrameHeight, nextFrameHeight } from "../frame-size";
+import { initialFrameHeight } from "../../state/types/card-view-state";
+import { containerDimensionsFor, nextFrameHeight } from "../frame-size";
 import { claimFullscreen, releaseFullscreen } from "../fullscreen-owner";
 import { buildHostContext, type HostContextInput } from "../host-context";
 import { PersonQuestion } from "../person-question";
-import { documentVariableReader, hostStyleVariables, type Theme } from "../style-variables";
+import type { Theme } from "../../state/theme-store";
+import { documentVariableReader, hostStyleVariables } from "../style-variables";
 import type { CardCore } from "./card-core";
 
 /** A card's display mode, theme and size. */

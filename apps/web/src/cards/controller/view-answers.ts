@@ -3,7 +3,7 @@
 // card's presentation, its log lines to the card's log and the server's.
 import type { AttachReply } from "@mcp-chat-host/protocol";
 import { browserPageActions, createPageRequests } from "../card-page-requests";
-import type { CardLogEntry } from "../card-view-state";
+import type { CardLogEntry } from "../../state/types/card-view-state";
 import type { DownloadQuestion } from "../download-question";
 import type { InFlightCounter } from "../page-request-tracking";
 import { sendViewLog, type ViewLogParams } from "../view-log";

@@ -18,7 +18,7 @@ import { createCardBridge, passedOnRequestsOnly, type CardPageHandlers } from ".
 import { sandboxTransport, type CardControllerOptions } from "../card-controller-options";
 import type { PageRequestHandlers } from "../card-page-requests";
 import { messageOf } from "../card-request-error";
-import type { CardLogEntry, CardViewState } from "../card-view-state";
+import type { CardLogEntry, CardViewState } from "../../state/types/card-view-state";
 import { observeContainer, type BoxSize } from "../container-observer";
 import type { DisplayMode } from "../display-mode";
 import { cardHostCapabilities, cardHostInfo } from "../host-context";

@@ -1,8 +1,8 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { useHostStore } from "../../state/host-store";
 import { toolRowOf, type ToolRow } from "../../state/tools-slice";
-import { formatDuration, prettyJson } from "../common/format";
-import { useNow } from "../common/use-now";
+import { formatDuration, prettyJson } from "../../ui/format";
+import { useNow } from "../../ui/use-now";
 import { labelToolCall } from "./tool-label";
 
 const statusLabels: Record<ToolRow["status"], string> = {

@@ -53,3 +53,15 @@ export interface CardsSlice {
   /** The server closed the card (`card:closed`). */
   cardClosedByServer(instanceId: string, reason: string): void;
 }
+
+/** How a card's controller reads and follows its entry in the `cards` slice (injectable for tests). */
+export interface CardEntryAccess {
+  /** The card's entry, if the page holds it. */
+  get: (instanceId: string) => CardEntry | undefined;
+  /**
+   * Calls `listener` with the card's entry each time it is replaced (not for other cards).
+   *
+   * @returns a function that stops it.
+   */
+  watch: (instanceId: string, listener: (entry: CardEntry) => void) => () => void;
+}

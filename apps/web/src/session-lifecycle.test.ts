@@ -1,20 +1,20 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useHostStore } from "../state/host-store";
-import { messageText } from "../state/messages-slice";
+import { useHostStore } from "./state/host-store";
+import { messageText } from "./state/messages-slice";
 
-import { resetStores } from "../test-support/reset-stores";
+import { resetStores } from "./test-support/reset-stores";
 
-import { FakeSocket } from "../test-support/fake-socket";
-import { waitUntil } from "../test-support/render";
+import { FakeSocket } from "./test-support/fake-socket";
+import { waitUntil } from "./test-support/render";
 import {
   chatMessage,
   conversationSnapshot,
   conversationSummary,
   sessionSnapshot,
-} from "../test-support/records";
-import { bindServerEvents } from "./bind-server-events";
+} from "./test-support/records";
+import { bindServerEvents } from "./socket/bind-server-events";
 import { startSessionLifecycle } from "./session-lifecycle";
 
 let stops: (() => void)[] = [];

@@ -2,10 +2,38 @@
 // React, so the card's controller (which talks to the bridge and the socket) can update it and the
 // card's component can render it.
 import type { PagePermissionName } from "@mcp-chat-host/protocol";
-import type { DisplayMode } from "./display-mode";
-import type { DownloadItem } from "./download-files";
-import { initialFrameHeight } from "./frame-size";
-import type { Pending } from "./person-question";
+import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
+
+/** A card's display mode, as MCP Apps names them (`cards/display-mode.ts` decides changes). */
+type DisplayMode = McpUiDisplayMode;
+
+/** Height of a card's iframe before its view reports one, in pixels. */
+export const initialFrameHeight = 240;
+
+/** One file the host is about to save or open. */
+export type DownloadItem =
+  | {
+      readonly kind: "embedded";
+      readonly name: string;
+      readonly mimeType: string;
+      readonly bytes: number;
+      readonly content: { readonly text: string } | { readonly base64: string };
+    }
+  | {
+      readonly kind: "link";
+      readonly name: string;
+      readonly url: string;
+      /** The size the view declared, or null when it did not say. */
+      readonly bytes: number | null;
+      /** False for anything but http(s): such links are listed but never opened. */
+      readonly openable: boolean;
+    };
+
+/** A question on screen: what it asks, and how the person answers it. */
+export type Pending<Q> = Q & {
+  /** Answers the question; the first answer counts. */
+  answer: (accepted: boolean) => void;
+};
 
 /**
  * Where a card is in its life: `waiting` for its turn to attach (a few cards attach at a time),
