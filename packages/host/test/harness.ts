@@ -268,6 +268,15 @@ export async function nextChunk<T extends ReplyChunkType>(
   return chunk as ChunkOf<T>;
 }
 
+/** The text deltas of replies received so far (not taken by `next`), each with its reply's id. */
+export function receivedTextDeltas(
+  client: TestClient,
+): { messageId: string; delta: string; offset: number }[] {
+  return receivedOf(client, "message:chunk").flatMap(({ messageId, chunk }) =>
+    chunk.type === "text-delta" ? [{ messageId, delta: chunk.delta, offset: chunk.offset }] : [],
+  );
+}
+
 /** Records the verbs of every reply chunk a client receives from now on, in order. */
 export function recordChunkTypes(client: TestClient): ReplyChunkType[] {
   const types: ReplyChunkType[] = [];
