@@ -29,7 +29,7 @@ interface LegacyToolResult {
  * Whether a message's parts are of the old shape (a `tool-call`, a `tool-result`, or a `card`
  * that names its call).
  */
-export function hasLegacyParts(parts: readonly unknown[]): boolean {
+function hasLegacyParts(parts: readonly unknown[]): boolean {
   return parts.some((part) => {
     const type = typeOf(part);
     if (type === "tool-call" || type === "tool-result") return true;
