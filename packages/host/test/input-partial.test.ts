@@ -6,7 +6,14 @@ import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { greeterApp, nextChunk, recordChunkTypes, startHost, type TestHost } from "./harness";
+import {
+  greeterApp,
+  nextChunk,
+  receivedOf,
+  recordChunkTypes,
+  startHost,
+  type TestHost,
+} from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
@@ -157,6 +164,38 @@ describe("streamed tool arguments", () => {
     const again = await fed.client.value("card:attach", { instanceId: fed.card.instanceId });
     expect(again.toolInput).toEqual({ name: "Ada Lovelace" });
     expect(again.inputStreaming).toBeUndefined();
+  });
+
+  it("gives a tab that joins mid-call the tool part as far as it got, then the chunks that follow", async () => {
+    const fed = await start();
+    await feedPiece(fed, '{"name":"Ad', { name: "Ad" });
+    const conversationId = fed.card.conversationId!;
+    const other = await host!.connect({ tabId: "tab-2" });
+    await other.value("session:hello", {});
+    const snapshot = await other.value("conversation:open", { conversationId });
+    const streaming = snapshot.messages.find((message) => message.status === "streaming");
+    expect(streaming?.parts).toEqual([
+      {
+        type: "tool",
+        toolCallId: "call-1",
+        name: "greet",
+        source: "greeter",
+        state: "input-streaming",
+        input: { name: "Ad" },
+        instanceId: fed.card.instanceId,
+      },
+    ]);
+    expect(snapshot.cards.map((card) => card.instanceId)).toContain(fed.card.instanceId);
+
+    await feedPiece(fed, 'a"}', { name: "Ada" });
+    fed.call("call-1", '{"name":"Ada"}');
+    const output = await nextChunk(other, "tool-output-available");
+    expect(output.toolCallId).toBe("call-1");
+    const joined = receivedOf(other, "message:chunk").map(({ chunk }) => chunk.type);
+    expect(joined.filter((type) => !type.startsWith("text-"))).toEqual([
+      "tool-input-delta",
+      "tool-input-available",
+    ]);
   });
 
   it("cancels the card with the refusal when the checks refuse the call", async () => {
