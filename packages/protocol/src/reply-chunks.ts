@@ -67,8 +67,11 @@ export type ReplyChunk =
     }
   /**
    * The tool part's card: the call's tool has a view, so a card opened as the child of this part
-   * (at `tool-input-start`, before the call runs, when the tool's view is known then). Its place
-   * in the reply is its part's place.
+   * (when the part is born, and sent once it is stored, always before the part's output). Its
+   * place in the reply is its part's place. It may follow some of the part's `tool-input-delta`s,
+   * or its `tool-input-available`: the descriptor is as far along as the part was when it was
+   * sent (`inputStreaming` and the partial `arguments` while the input streams, else the final
+   * ones), and the part's later input chunks are the card's input from then on.
    */
   | { type: "data-card"; toolCallId: string; card: CardDescriptor }
   /**
