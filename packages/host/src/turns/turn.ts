@@ -117,7 +117,7 @@ export class Turn {
         // Not every delta is saved: each save rewrites the message.
         if (services.now() - this.#savedAt >= TEXT_SAVE_INTERVAL_MS) this.saveProgress();
         break;
-      case "tool-input-started":
+      case "tool-input-start":
         // The part is born as the model starts writing the input (providers that stream it),
         // and a tool with a view opens its card now, so the page shows the input as it arrives.
         parts.startTool(event.toolCallId, this.callNames(event.name), services.now());
@@ -130,7 +130,7 @@ export class Turn {
         if (card) this.deps.cards.inputPartial(card, input);
         break;
       }
-      case "tool-started":
+      case "tool-call":
         this.#toolStarts.set(event.toolCallId, services.now());
         parts.startTool(event.toolCallId, this.callNames(event.name), services.now());
         parts.inputAvailable(event.toolCallId, event.arguments);
@@ -143,7 +143,7 @@ export class Turn {
           ...(event.message === undefined ? {} : { message: event.message }),
         });
         break;
-      case "tool-finished":
+      case "tool-result":
         this.#finish(event);
         // A crash keeps every finished tool call.
         this.saveProgress();
@@ -156,7 +156,7 @@ export class Turn {
           this.#toolDuration(event.toolCallId),
         );
         break;
-      case "tool-refused":
+      case "tool-output-denied":
         this.#refuse(event);
         break;
       default:
@@ -308,7 +308,7 @@ export class Turn {
   }
 
   /** A call returned (or its tool answered with an error): its output, and its card's result. */
-  #finish(event: Extract<TurnEvent, { type: "tool-finished" }>): void {
+  #finish(event: Extract<TurnEvent, { type: "tool-result" }>): void {
     const { toolCallId, value, isError, raw } = event;
     const hasCard = this.#cards.get(toolCallId)?.card != null;
     const cardResult =
@@ -327,7 +327,7 @@ export class Turn {
    * card opened while the input streamed goes away when the input could not be read (the call
    * never was one); a call a check refused keeps its card, which shows the refusal.
    */
-  #refuse(event: Extract<TurnEvent, { type: "tool-refused" }>): void {
+  #refuse(event: Extract<TurnEvent, { type: "tool-output-denied" }>): void {
     const { toolCallId, reason } = event;
     const parts = this.#parts;
     parts.startTool(toolCallId, this.callNames(event.name), this.deps.context.services.now());
