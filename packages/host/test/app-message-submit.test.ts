@@ -14,6 +14,7 @@ import {
   receivedOf,
   startHost,
   type TestClient,
+  nextChunk,
   type TestHost,
 } from "./harness";
 
@@ -106,7 +107,12 @@ describe("submit mode", () => {
       ok: true,
       value: { action: "submit" },
     });
-    await client.next("tool:started", (payload) => payload.name === "hold");
+    const hold = await nextChunk(client, "tool-input-start", (chunk) => chunk.toolName === "hold");
+    await nextChunk(
+      client,
+      "tool-input-available",
+      (chunk) => chunk.toolCallId === hold.toolCallId,
+    );
     const second = await post(client, card.instanceId, "/call hold {}");
     expect(second).toEqual({
       ok: false,

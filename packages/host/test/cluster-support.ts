@@ -195,8 +195,15 @@ export class ReplyText {
       .join("");
   }
 
-  apply(event: ServerEvents["message:delta"]): void {
-    const offset = event.offset ?? this.text.length;
+  /** Applies a reply's chunk; only its text deltas change the text. */
+  apply(event: ServerEvents["message:chunk"]): void {
+    const chunk = event.chunk;
+    if (chunk.type !== "text-delta") return;
+    this.#delta(chunk);
+  }
+
+  #delta(event: { delta: string; offset: number }): void {
+    const offset = event.offset;
     if (offset > this.text.length) {
       this.gaps += 1;
       return;

@@ -53,7 +53,10 @@ describe("traces across nodes", () => {
     await writer.value("message:send", { chatId: "chat-1", text: "Tell me", clientId: "t-1" });
     const reply = await nodeA.writer.nextReply();
     reply.write("One, ");
-    await writer.next("message:delta", (event) => event.delta === "One, ");
+    await writer.next(
+      "message:chunk",
+      ({ chunk }) => chunk.type === "text-delta" && chunk.delta === "One, ",
+    );
     const snapshot = await reader.value("conversation:open", {
       conversationId: created.conversation.id,
     });
