@@ -87,9 +87,20 @@ export type ReplyChunk =
     }
   /**
    * The call failed or was stopped: the part moves to `output-error`. `errorText` is a sentence
-   * for the person.
+   * for the person (and what the model was told).
    */
-  | { type: "tool-output-error"; toolCallId: string; errorText: string; durationMs: number }
+  | {
+      type: "tool-output-error";
+      toolCallId: string;
+      errorText: string;
+      /**
+       * The card's result, when the tool answered with an MCP error result (`isError`): the page
+       * gets `tool-result` with it. Absent when the call threw or was stopped: the page gets
+       * `tool-cancelled` with `errorText`. (The AI SDK has no card; its error part has no result.)
+       */
+      cardResult?: Record<string, unknown>;
+      durationMs: number;
+    }
   /**
    * The call was refused before it ran (permissions, the operator's `onToolRequest`, a budget,
    * unreadable input): the part moves to `output-denied`. `reason` is a sentence for the person.
