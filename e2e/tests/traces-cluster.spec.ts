@@ -1,4 +1,4 @@
-// Traces across nodes with the published program (issue 18, item 3): two nodes of dist/cli.js on
+// Traces across nodes with the published program: two nodes of dist/cli.js on
 // one Postgres and one Redis, both exporting to the collector stand-in. A reply streams on node A
 // (the provider stand-in stalls it after its first pieces); a tab on node B opens the
 // conversation, so B asks the other nodes through Redis for the reply's text. A's answer is a span

@@ -1,4 +1,4 @@
-// App messages that would act as the person (issue 9, item 3, the server's half; issue 10): in
+// App messages that would act as the person, the server's half: in
 // `submit` mode a card's `ui/message` runs a turn as if the person had sent it, so the host bounds
 // it: one app message in flight per chat (a second one while the chat is answering is refused,
 // saying why), a rate limit per card, and the stored message says which app wrote it. A chat with

@@ -8,7 +8,7 @@ import {
 } from "@mcp-chat-host/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../src/server/test-support";
-import type { HostServerOptions } from "../src/create-host-server";
+import type { HostServerOptions } from "../src/host-server-options";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { ReplyText, signInAt, startNode, type TestNode } from "./cluster-support";
 import { greeterApp } from "./harness";

@@ -7,11 +7,8 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { ChatMessage, ServerEvents } from "@mcp-chat-host/protocol";
-import {
-  createHostServer,
-  type HostServer,
-  type HostServerOptions,
-} from "../src/create-host-server";
+import { createHostServer } from "../src/create-host-server";
+import type { HostServer, HostServerOptions } from "../src/host-server-options";
 import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
 

@@ -8,11 +8,8 @@ import type {
 } from "@mcp-chat-host/protocol";
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
-import {
-  createHostServer,
-  type HostServer,
-  type HostServerOptions,
-} from "../src/create-host-server";
+import { createHostServer } from "../src/create-host-server";
+import type { HostServer, HostServerOptions } from "../src/host-server-options";
 import { McpApp } from "../src/sources/mcp-app";
 import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";

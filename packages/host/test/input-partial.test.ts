@@ -1,4 +1,4 @@
-// A tool call whose arguments the model streams (issue 4, `tool-input-partial`): its card opens
+// A tool call whose arguments the model streams (`tool-input-partial`): its card opens
 // when the model starts writing them, the browser hears the arguments grow, then the final ones,
 // then the result. The model is the AI SDK's mock, fed by hand so each step is observed in turn.
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";

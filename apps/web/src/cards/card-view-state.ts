@@ -45,17 +45,15 @@ export interface CardPermissions {
   granted: readonly PagePermissionName[];
 }
 
-/** The shown state of one live card (the conversation's own record of it is a `CardEntry`). */
+/**
+ * What the live view adds to a card: where it is in its life, how it is shown, what it asks the
+ * person and what it logged. What the server says about the card (descriptor, arguments, result,
+ * cancellation) is its `CardEntry` in the `cards` slice, and only there.
+ */
 export interface CardViewState {
   status: CardStatus;
   /** Why the view is not shown (attach refused, closed by the server), for the fallback text. */
   error: string | null;
-  title: string;
-  source: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  cancelled: string | null;
   /** When the view last reported its model context (ms since the epoch). */
   reportedAt: number | null;
   displayMode: DisplayMode;
@@ -83,24 +81,11 @@ export interface CardViewState {
 /** Most log lines a card keeps; older ones are dropped first. */
 export const maximumLogEntries = 500;
 
-/** The initial state of a card, from what its descriptor says. */
-export function initialCardViewState(descriptor: {
-  title: string;
-  source: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  cancelled?: string | undefined;
-}): CardViewState {
+/** The shown state of a card before it attached. */
+export function initialCardViewState(): CardViewState {
   return {
     status: "attaching",
     error: null,
-    title: descriptor.title,
-    source: descriptor.source,
-    tool: descriptor.tool,
-    arguments: descriptor.arguments,
-    result: descriptor.result,
-    cancelled: descriptor.cancelled ?? null,
     reportedAt: null,
     displayMode: "inline",
     declaredModes: null,

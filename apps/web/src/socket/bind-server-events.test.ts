@@ -187,6 +187,24 @@ describe("server events", () => {
     expect(useHostStore.getState().cards["host-1"]?.closed).toBeNull();
   });
 
+  it("records a card's input as the model writes it; the first complete one stays", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+    const card = cardDescriptor("host-1", { messageId: "m1", arguments: {}, inputStreaming: true });
+    const send = (chunk: ReplyChunk) => socket.serverEmit("message:chunk", chunkEvent(chunk));
+    send({ type: "tool-input-start", toolCallId: "c1", toolName: "open-notes", startedAt: 1 });
+    send({ type: "data-card", toolCallId: "c1", card });
+    const entry = () => useHostStore.getState().cards["host-1"];
+    expect(entry()).toMatchObject({ arguments: {}, inputFinal: false });
+    send({ type: "tool-input-delta", toolCallId: "c1", input: { q: "ca" } });
+    expect(entry()).toMatchObject({ arguments: { q: "ca" }, inputFinal: false });
+    send({ type: "tool-input-available", toolCallId: "c1", input: { q: "cats" } });
+    send({ type: "tool-input-delta", toolCallId: "c1", input: { q: "late" } });
+    send({ type: "tool-input-available", toolCallId: "c1", input: { q: "again" } });
+    expect(entry()).toMatchObject({ arguments: { q: "cats" }, inputFinal: true });
+    // The descriptor stays as the card was opened.
+    expect(entry()?.descriptor.arguments).toEqual({});
+  });
+
   it("keeps each chat's tool list once, as last sent", () => {
     const tools = [{ modelName: "search", name: "search", source: "web" }];
     socket.serverEmit("chat:tools", { chatId: "chat", tools });

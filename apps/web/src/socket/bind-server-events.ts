@@ -44,10 +44,10 @@ function chunkArrived(event: ServerEvents["message:chunk"]): void {
 function cardFactsArrived(instanceId: string, chunk: ReplyChunk): void {
   switch (chunk.type) {
     case "tool-input-delta":
-      cardInputChanged(instanceId, chunk.input, false);
+      store().cardInputChanged(instanceId, chunk.input, false);
       break;
     case "tool-input-available":
-      cardInputChanged(instanceId, inputObject(chunk.input), true);
+      store().cardInputChanged(instanceId, inputObject(chunk.input), true);
       break;
     case "tool-output-available":
       if (chunk.cardResult !== undefined) store().cardResulted(instanceId, chunk.cardResult);
@@ -64,14 +64,6 @@ function cardFactsArrived(instanceId: string, chunk: ReplyChunk): void {
       break;
   }
 }
-
-/**
- * A card's input as the model writes it (`final`: complete). The cards slice learns it with
- * `cardInputChanged`, which comes with the card controller that reads its facts from the store
- * (`state/types/cards.ts`); until that lands here, this is where the call goes, and the card's
- * view gets its input when it attaches.
- */
-function cardInputChanged(_instanceId: string, _args: Record<string, unknown>, _final: boolean) {}
 
 /** A call's complete input as a card's arguments (an input that is no object gives none). */
 function inputObject(input: unknown): Record<string, unknown> {

@@ -2,10 +2,12 @@ import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import type { HostSliceCreator } from "./host-state";
 import type { CardEntry, CardsSlice } from "./types/cards";
 
-/** A card's entry as its descriptor says. */
-function cardEntryOf(descriptor: CardDescriptor): CardEntry {
+/** A card's entry as its descriptor says (what the server said when it sent the descriptor). */
+export function cardEntryOf(descriptor: CardDescriptor): CardEntry {
   return {
     descriptor,
+    arguments: descriptor.arguments,
+    inputFinal: descriptor.inputStreaming !== true,
     result: descriptor.result,
     cancelled: descriptor.cancelled ?? null,
     closed: descriptor.closed === true ? "closed" : null,
@@ -32,13 +34,18 @@ export const createCardsSlice: HostSliceCreator<CardsSlice> = (set) => {
   function change(instanceId: string, changed: (entry: CardEntry) => CardEntry): void {
     set((state) => {
       const entry = state.cards[instanceId];
-      return entry === undefined
-        ? state
-        : { cards: { ...state.cards, [instanceId]: changed(entry) } };
+      if (entry === undefined) return state;
+      const next = changed(entry);
+      return next === entry ? state : { cards: { ...state.cards, [instanceId]: next } };
     });
   }
   return {
     cards: {},
+    cardInputChanged(instanceId, args, final) {
+      change(instanceId, (entry) =>
+        entry.inputFinal ? entry : { ...entry, arguments: args, inputFinal: final },
+      );
+    },
     cardResulted(instanceId, result) {
       change(instanceId, (entry) => ({ ...entry, result, cancelled: null }));
     },

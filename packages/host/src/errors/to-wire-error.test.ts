@@ -17,10 +17,10 @@ import { ApprovalError } from "../gate/approval-types";
 import { PolicyConfigError } from "../gate/policies";
 import { HostError } from "../host-error";
 import { ModelSelectionError } from "../model/model-selection";
-import { HttpLayerError } from "../server/http-layer-error";
+import { HttpLayerError } from "./http-layer-error";
 import { SourceError } from "../sources/source-error";
 import { StoreError } from "../store/store-error";
-import { INTERNAL_ERROR_MESSAGE } from "../server/internal-error";
+import { INTERNAL_ERROR_MESSAGE } from "./internal-error";
 import { internalErrorClasses, localErrorWireRules, toWireError } from "./to-wire-error";
 
 const MESSAGE = "What happened, and what to do next.";

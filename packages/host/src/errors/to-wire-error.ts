@@ -16,10 +16,10 @@ import { ApprovalError, type ApprovalErrorCode } from "../gate/approval-types";
 import { PolicyConfigError } from "../gate/policies";
 import { HostError } from "../host-error";
 import { ModelSelectionError } from "../model/model-selection";
-import { HttpLayerError } from "../server/http-layer-error";
+import { HttpLayerError } from "./http-layer-error";
 import { SourceError, type SourceErrorCode } from "../sources/source-error";
 import { StoreError, type StoreErrorCode } from "../store/store-error";
-import { internalWireError } from "../server/internal-error";
+import { internalWireError } from "./internal-error";
 
 /** How the errors of one local code cross the socket. */
 export interface WireRule {

@@ -130,7 +130,7 @@ describeEachStore((kind) => {
     expect(await store.listMessages(originalId)).toHaveLength(3);
   });
 
-  it("drops every approval an imported file carries, so the person is asked again (issue 9, item 13)", async () => {
+  it("drops every approval an imported file carries, so the person is asked again", async () => {
     const originalId = await seedConversation(store, "ada");
     const exported = (await store.exportConversation("ada", originalId))!;
     // A crafted file: "allow for this conversation" and "for this card" for a destructive tool.

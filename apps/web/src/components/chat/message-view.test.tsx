@@ -44,7 +44,7 @@ describe("MessageView", () => {
     expect(reply.querySelector("img")).toBeNull();
   });
 
-  it("says which app wrote a message it sent as the person (issue 9, item 3)", async () => {
+  it("says which app wrote a message it sent as the person", async () => {
     const fromApp = { instanceId: "card-1", source: "notes", title: "Notes" };
     view = await render(
       <>

@@ -72,7 +72,7 @@ export function MessageView(props: { message: ChatMessage }) {
     >
       <h3 className="visually-hidden">{isAssistant ? "Reply" : "You said"}</h3>
       {message.fromApp !== undefined ? (
-        // Issue 9, item 3: an app's message sent as the person's says which app wrote it.
+        // An app's message sent as the person's says which app wrote it, so nobody mistakes it.
         <p className="message-from-app" data-testid="message-from-app">
           Written by the app <strong>{message.fromApp.title}</strong> ({message.fromApp.source}) and
           sent as yours
