@@ -107,7 +107,7 @@ for (const provider of [openaiResponses, anthropicMessages, openaiChat]) {
       });
       // The arguments streamed in pieces: the card opened before they were complete.
       expect(cardEvents(frames).join(" ")).toMatch(
-        /^data-card( tool-input-delta)+ tool-input-available tool-output-available$/,
+        /^card:opened( card:input-partial)+ card:input card:result$/,
       );
 
       let saves = 0;
@@ -224,16 +224,10 @@ function conversationOf(request: RecordedRequest): readonly ViewMessage[] {
 
 /** The card events the page received so far, in order of arrival. */
 function cardEvents(frames: SocketFrames): string[] {
-  const watched = [
-    "data-card",
-    "tool-input-delta",
-    "tool-input-available",
-    "tool-output-available",
-  ];
+  const watched = ["card:opened", "card:input-partial", "card:input", "card:result"];
   return frames.received.flatMap((frame) => {
-    if (!frame.startsWith('42["message:chunk"')) return [];
-    const type = /"chunk":\{"type":"([^"]+)"/.exec(frame)?.[1];
-    return type !== undefined && watched.includes(type) ? [type] : [];
+    const event = /^42\["([^"]+)"/.exec(frame)?.[1];
+    return event !== undefined && watched.includes(event) ? [event] : [];
   });
 }
 
