@@ -68,16 +68,33 @@ describe("CardController: loading a view", () => {
   it("sends a result that arrives after the view initialised, once", async () => {
     const view = recordingView();
     await fixture.openCard(view, attachReply({ toolResult: null }));
-    fixture.server.emit("card:result", { instanceId: "other-card", result: { content: [] } });
-    fixture.server.emit("card:result", {
-      instanceId: "card-1",
-      result: { content: [{ type: "text", text: "late" }] },
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-2",
+      output: {},
+      cardResult: { content: [] },
+      durationMs: 1,
+    });
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-1",
+      output: {},
+      cardResult: { content: [{ type: "text", text: "late" }] },
+      durationMs: 1,
     });
     expect(await view.final).toMatchObject({ content: [{ type: "text", text: "late" }] });
-    fixture.server.emit("card:cancelled", { instanceId: "card-1", reason: "too late" });
-    fixture.server.emit("card:result", {
-      instanceId: "card-1",
-      result: { content: [{ type: "text", text: "again" }] },
+    fixture.chunk({
+      type: "tool-output-error",
+      toolCallId: "call-1",
+      errorText: "too late",
+      durationMs: 1,
+    });
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-1",
+      output: {},
+      cardResult: { content: [{ type: "text", text: "again" }] },
+      durationMs: 1,
     });
     await fixture.roundTrip();
     const methods = methodsOf(fixture.harness.toView);

@@ -1,6 +1,5 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
-import type { HostSliceCreator, HostState } from "./host-state";
-import type { CardOrigins } from "./part-placement";
+import type { HostSliceCreator } from "./host-state";
 import type { CardEntry, CardsSlice } from "./types/cards";
 
 /** A card's entry as its descriptor says (what the server said when it sent the descriptor). */
@@ -28,19 +27,6 @@ export function paneEntries(cards: Record<string, CardEntry>): Record<string, Ca
   return Object.fromEntries(
     Object.entries(cards).filter(([, entry]) => entry.descriptor.kind === "pane"),
   );
-}
-
-/**
- * The tool behind each card the page knows (descriptors never change once opened), to put a card
- * right after the call that opened it (`part-placement.ts`).
- */
-export function cardOriginsOf(state: Pick<HostState, "cards">): CardOrigins {
-  return (instanceId) => {
-    const descriptor = state.cards[instanceId]?.descriptor;
-    return descriptor === undefined
-      ? undefined
-      : { tool: descriptor.tool, source: descriptor.source };
-  };
 }
 
 /** The cards slice. */

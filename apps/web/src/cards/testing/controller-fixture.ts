@@ -2,7 +2,7 @@
 // page's real client, whose server events reach the page's store as in the page
 // (bindServerEvents), the proxy stand-in with a real ext-apps `App` as the view, and a card
 // controller wired to them. Only tests import this file.
-import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
+import type { AttachReply, CardDescriptor, ReplyChunk } from "@mcp-chat-host/protocol";
 import { App } from "@modelcontextprotocol/ext-apps";
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { afterEach, beforeEach, expect, vi, type Mock } from "vitest";
@@ -11,7 +11,9 @@ import { CardController } from "../card-controller";
 import { bindServerEvents } from "../../socket/bind-server-events";
 import { requestValue } from "../../socket/request";
 import { cardViewAccess, useHostStore } from "../../state/host-store";
+import { chatMessage } from "../../test-support/records";
 import { resetStores } from "../../test-support/reset-stores";
+import { showMessages } from "../../test-support/store-state";
 import type { TimerFunctions } from "../teardown-with-timeout";
 import { startCardSocketServer, type CardSocketServer } from "./card-socket-server";
 import { memoryGrants, type MemoryGrants } from "./memory-grants";
@@ -129,6 +131,11 @@ export interface ControllerFixture {
    * than the view's notifications.
    */
   roundTrip(): Promise<void>;
+  /**
+   * Plays a chunk of the reply whose tool part ("call-1") opened the card, as the server streams
+   * it (`message:chunk`); a chunk naming another call is another card's.
+   */
+  chunk(chunk: ReplyChunk): void;
 }
 
 /**
@@ -173,7 +180,26 @@ export function setUpControllerFixture(): ControllerFixture {
 
   fixture.startCard = (options = {}) => {
     const card = options.card ?? descriptor();
-    // The page holds the card before its view mounts (`card:opened` or a snapshot).
+    // The page holds the card before its view mounts: the child of its call's tool part in the
+    // reply being written (a `data-card` chunk, or a snapshot).
+    showMessages(card.conversationId, [
+      chatMessage("reply-1", {
+        conversationId: card.conversationId ?? "conv-1",
+        chatId: "chat-1",
+        status: "streaming",
+        parts: [
+          {
+            type: "tool",
+            toolCallId: "call-1",
+            name: card.tool,
+            source: card.source,
+            state: card.inputStreaming === true ? "input-streaming" : "input-available",
+            input: card.arguments,
+            instanceId: card.instanceId,
+          },
+        ],
+      }),
+    ]);
     useHostStore.getState().cardOpened(card);
     const controller = new CardController({
       card,
@@ -202,6 +228,15 @@ export function setUpControllerFixture(): ControllerFixture {
       instanceId: "sync",
       level: "debug",
       data: null,
+    });
+  };
+
+  fixture.chunk = (chunk) => {
+    fixture.server.emit("message:chunk", {
+      conversationId: "conv-1",
+      chatId: "chat-1",
+      messageId: "reply-1",
+      chunk,
     });
   };
 

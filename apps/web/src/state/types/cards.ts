@@ -17,7 +17,10 @@ export interface CardEntry {
   arguments: Record<string, unknown>;
   /** Whether {@link CardEntry.arguments} are final (the model finished writing them). */
   inputFinal: boolean;
-  /** The opening call's result (from the descriptor, or `card:result`), or null while it runs. */
+  /**
+   * The opening call's result (from the descriptor, or its tool part's `cardResult`), or null
+   * while it runs.
+   */
   result: Record<string, unknown> | null;
   /** Why the opening call has no result (failed or stopped), or null. */
   cancelled: string | null;
@@ -34,19 +37,22 @@ export interface CardEntry {
  * The open conversation's cards and the session's panes (`kind: "pane"`), by instance id. Each
  * action changes one known card and ignores an unknown one; `cardOpened` (`types/host-actions.ts`)
  * adds a card. These names are what any reader of the server's stream calls, whatever carries
- * the facts (`card:*` events today).
+ * the facts (the chunks of the card's tool part, `socket/bind-server-events.ts`).
  */
 export interface CardsSlice {
   cards: Record<string, CardEntry>;
   /**
-   * The model wrote more of the opening call's arguments (`final` false: `card:input-partial`),
-   * or finished them (`final` true: `card:input`). Once they are final, nothing changes them:
+   * The model wrote more of the opening call's arguments (`final` false: `tool-input-delta`), or
+   * finished them (`final` true: `tool-input-available`). Once they are final, nothing changes them:
    * the view was sent the first final arguments, and the entry says what it was sent.
    */
   cardInputChanged(instanceId: string, args: Record<string, unknown>, final: boolean): void;
-  /** The opening call returned (`card:result`); a cancellation heard before is dropped. */
+  /**
+   * The opening call returned (`cardResult` of `tool-output-available`, or of `tool-output-error`
+   * for a tool's own error result); a cancellation heard before is dropped.
+   */
   cardResulted(instanceId: string, result: Record<string, unknown>): void;
-  /** The opening call failed or was stopped (`card:cancelled`). */
+  /** The opening call failed, was stopped or was refused (`tool-output-error`, `-denied`). */
   cardCancelled(instanceId: string, reason: string): void;
   /** The person closed the card (it was torn down): it leaves the page. */
   cardClosed(instanceId: string, reason: string): void;
