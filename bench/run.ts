@@ -18,7 +18,7 @@ import {
   type BenchFailureRecord,
 } from "./lib/report";
 
-/** Every benchmark, in the order of issue 5; each is `bench/benchmarks/<name>.ts`. */
+/** Every benchmark, in the order a run prints them; each is `bench/benchmarks/<name>.ts`. */
 const BENCHMARKS = [
   "page-call-round-trip",
   "many-sessions",

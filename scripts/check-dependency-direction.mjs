@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Checks that imports between our workspaces point one way (DESIGN section 2):
+// Checks that imports between our workspaces point one way (docs/architecture.md, "Packages and
+// their direction"):
 //   apps -> packages; host -> connection -> protocol; web -> protocol (and sandbox's types);
 //   sandbox and the test helpers (testing) import protocol at most, and protocol nothing of ours;
 //   no cycles. Any workspace may use testing as a devDependency, from its test files only.

@@ -14,14 +14,7 @@ import { edgesWithin, findCycles, sourceFiles } from "./lib/import-graph.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Circles that are kept on purpose, by source root, each with why (folders sorted). */
-const ACCEPTED = {
-  "apps/web/src": [
-    {
-      folders: ["actions", "cards", "components", "consent", "socket", "state"],
-      why: "the web app's folders are being restacked with the reply stream; this entry goes then",
-    },
-  ],
-};
+const ACCEPTED = {};
 
 function sourceRoots() {
   return ["packages", "apps"]

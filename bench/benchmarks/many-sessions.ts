@@ -80,14 +80,16 @@ async function openSession(origin: string, person: string): Promise<OpenSession>
     const hello = await client.value("session:hello", {});
     const chatId = hello.chats[0]?.id;
     if (chatId === undefined) throw new Error("The bench session has no chat.");
-    const opened = client.next("card:opened", () => true, 60_000);
+    const opened = client.next("message:chunk", ({ chunk }) => chunk.type === "data-card", 60_000);
     const replied = client.next(
       "message:updated",
       ({ message }) => message.role === "assistant" && message.status !== "streaming",
       60_000,
     );
     await client.value("message:send", { chatId, text: `/call ${SHOW_TOOL} {}`, clientId: "open" });
-    const { card } = await opened;
+    const { chunk } = await opened;
+    if (chunk.type !== "data-card") throw new Error("The opening turn sent no card.");
+    const card = chunk.card;
     const { message } = await replied;
     if (message.status !== "complete") throw new Error(`The opening turn ended ${message.status}.`);
     await client.value("card:attach", { instanceId: card.instanceId });

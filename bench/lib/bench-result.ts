@@ -33,7 +33,7 @@ export type GoalStatus = "met" | "missed" | "not measured";
 
 /** One row of the goals table. */
 export interface GoalRow {
-  /** What is measured, as the issue names it. */
+  /** What is measured, in the goal's words. */
   measure: string;
   /** The baseline of the same run, with its figure ("-" when it has none). */
   baseline: string;
@@ -41,7 +41,7 @@ export interface GoalRow {
   now: string;
   /** Host over baseline, or the difference, as the goal is stated ("-" when it has none). */
   ratio: string;
-  /** The goal, as the issue states it. */
+  /** The goal, as it is stated in docs/performance.md. */
   goal: string;
   status: GoalStatus;
   /** Which result the figure comes from, or which benchmark to run when there is none. */

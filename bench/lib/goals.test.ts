@@ -67,7 +67,7 @@ function fullRun(): BenchResult[] {
 }
 
 describe("evaluateGoals", () => {
-  it("reads every goal of the issue from a full run, with its baseline, figure and ratio", () => {
+  it("reads every goal from a full run, with its baseline, figure and ratio", () => {
     const goals = evaluateGoals(fullRun());
     expect(goals.map((goal) => goal.status)).toEqual(Array(8).fill("met"));
     const [reopen, live, nodeCall, viewCall, firstCard, start, idle, sessions] = goals;

@@ -1,7 +1,7 @@
-// The goals of issue 13 ("fast where a person feels it"), read from a run's results: for each,
-// the baseline measured in the same run, the host's figure, their ratio, the goal and whether
-// the figure meets it. The runner prints them after the tables; a missed goal never fails a run
-// (machines are noisy), a missing figure says which benchmark to run.
+// The host's speed goals ("fast where a person feels it", docs/performance.md), read from a run's
+// results: for each, the baseline measured in the same run, the host's figure, their ratio, the
+// goal and whether the figure meets it. The runner prints them after the tables; a missed goal
+// never fails a run (machines are noisy), a missing figure says which benchmark to run.
 import type { BenchResult, BenchRow, GoalRow, GoalStatus } from "./bench-result";
 import { formatFigure } from "./report";
 
@@ -247,7 +247,7 @@ function manySessionsGoal(results: readonly BenchResult[]): GoalRow {
 }
 
 /**
- * The goals table of issue 13, from a run's results (any subset: a goal whose benchmark did not
+ * The goals table, from a run's results (any subset: a goal whose benchmark did not
  * run is "not measured" and names it).
  */
 export function evaluateGoals(results: readonly BenchResult[]): GoalRow[] {

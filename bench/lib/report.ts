@@ -30,7 +30,7 @@ export interface BenchReport {
   machine: MachineInfo;
   quick: boolean;
   results: BenchResult[];
-  /** Issue 13's goals, each with its baseline, figure, ratio and whether it is met. */
+  /** The speed goals (`goals.ts`), each with its baseline, figure, ratio and whether it is met. */
   goals: GoalRow[];
   failures: BenchFailureRecord[];
 }

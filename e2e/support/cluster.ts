@@ -82,7 +82,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Runnin
   try {
     const postgres = await startPostgres();
     stops.push(() => postgres.stop());
-    // As operators run it: an ACL user with a password, both in REDIS_URL (issue 18, item 5).
+    // As operators run it: an ACL user with a password, both in REDIS_URL.
     const redis = await startRedis({
       user: "mcp-chat-host",
       password: randomBytes(18).toString("base64url"),

@@ -137,7 +137,7 @@ test("an app message lands in the composer and is sent when the person presses E
   await notes.getByTestId("notes-ask").click();
   const composer = page.getByTestId("composer-input");
   await expect(composer).toHaveValue("Summarise my notes:\nBuy milk");
-  // Issue 9, item 3: the box names the app and does not take the focus (no stray Enter sends it).
+  // The box names the app and does not take the focus (no stray Enter sends it).
   await expect(composer).not.toBeFocused();
   await expect(page.getByTestId("composer-author")).toContainText("From Open notes (notes)");
   await expect(notes.getByTestId("notes-status")).toHaveText(

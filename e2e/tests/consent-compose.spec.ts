@@ -1,7 +1,7 @@
-// Issue 9, item 3 (the browser's part), in Chromium with a view of the suite's own
-// (support/fixtures/consent-app, `open-writer`) that posts messages in compose mode, the chat's
-// default: an app's text never replaces what the person typed, never takes the focus, and the
-// box says which app wrote it until it is sent or cleared.
+// App messages that would act as the person, the browser's part, in Chromium with a view of the
+// suite's own (support/fixtures/consent-app, `open-writer`) that posts messages in compose mode,
+// the chat's default: an app's text never replaces what the person typed, never takes the focus,
+// and the box says which app wrote it until it is sent or cleared.
 import { expect, test, type Frame, type Locator, type Page } from "@playwright/test";
 import { openCard, viewFrame, viewOf } from "../support/card-frames";
 import { signIn, userMessages, waitForReply, replies } from "../support/chat-page";

@@ -1,8 +1,8 @@
-// Issue 9, item 7, in Chromium with a view of the suite's own (support/fixtures/consent-app,
-// `open-camera`) that declares camera and microphone: the host asks the person, naming the app,
-// before the card's frame may use either; only granted ones reach the frames' `allow` (the
-// host's iframe and the sandbox's inner one, through the proxy URL); the card shows them, and
-// withdrawing one loads the view again without it.
+// A view's powerful permissions, in Chromium with a view of the suite's own
+// (support/fixtures/consent-app, `open-camera`) that declares camera and microphone: the host asks
+// the person, naming the app, before the card's frame may use either; only granted ones reach the
+// frames' `allow` (the host's iframe and the sandbox's inner one, through the proxy URL); the card
+// shows them, and withdrawing one loads the view again without it.
 import { expect, test, type Frame, type Locator, type Page } from "@playwright/test";
 import { cards, openCard, viewFrame, viewOf } from "../support/card-frames";
 import { replies, sendMessage, signIn } from "../support/chat-page";

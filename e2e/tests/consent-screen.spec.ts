@@ -1,8 +1,8 @@
-// Issue 9, items 1, 2 and 16, in Chromium with a hostile view of the suite's own
-// (support/fixtures/consent-app): it asks for full screen with no gesture, draws "Press Tab,
-// then Enter", logs every key it gets, is borderless (transparent), and calls a destructive
-// tool at the moment of its choosing. Each test tries the attack, asserts it failed, and then
-// walks the honest path (the person says yes, the call runs).
+// The approval dialog, full screen and the audit, in Chromium with a hostile view of the suite's
+// own (support/fixtures/consent-app): it asks for full screen with no gesture, draws "Press Tab,
+// then Enter", logs every key it gets, is borderless (transparent), and calls a destructive tool at
+// the moment of its choosing. Each test tries the attack, asserts it failed, and then walks the
+// honest path (the person says yes, the call runs).
 import { expect, test, type Frame, type Locator, type Page } from "@playwright/test";
 import { cards, openCard, viewFrame, viewOf } from "../support/card-frames";
 import { signIn } from "../support/chat-page";
@@ -160,7 +160,7 @@ test("the approval dialog opens above a full-screen card and ignores the keys th
   await expect(viewOf(card).getByTestId("trap-result")).toContainText("EVERYTHING DELETED");
   expect((await host.toolCalls())[destroyCalls]).toBe(1);
 
-  // The audit shows both (item 16): which app called what, the verdict, who answered.
+  // The audit shows both: which app called what, the verdict, who answered.
   await card.getByTestId("card-exit-fullscreen").click();
   await page.getByTestId("audit-panel-button").click();
   const audit = page.getByTestId("audit-panel");

@@ -106,9 +106,11 @@ for (const provider of [openaiResponses, anthropicMessages, openaiChat]) {
         arguments: '{"text":"Buy milk"}',
       });
       // The arguments streamed in pieces: the card opened before they were complete.
-      expect(cardEvents(frames).join(" ")).toMatch(
-        /^card:opened( card:input-partial)+ card:input card:result$/,
+      const toolChunks = toolChunkTypes(frames);
+      expect(toolChunks.join(" ")).toMatch(
+        /^tool-input-start( tool-input-delta)* data-card( tool-input-delta)* tool-input-available tool-output-available$/,
       );
+      expect(toolChunks.filter((type) => type === "tool-input-delta").length).toBeGreaterThan(0);
 
       let saves = 0;
       /** The same iframe, never loaded again, the same view document, live and answering. */
@@ -222,12 +224,13 @@ function conversationOf(request: RecordedRequest): readonly ViewMessage[] {
   return (request.view?.messages ?? []).filter((message) => message.role !== "system");
 }
 
-/** The card events the page received so far, in order of arrival. */
-function cardEvents(frames: SocketFrames): string[] {
-  const watched = ["card:opened", "card:input-partial", "card:input", "card:result"];
+/** The verbs of the tool-part chunks the page received so far, in order of arrival. */
+function toolChunkTypes(frames: SocketFrames): string[] {
   return frames.received.flatMap((frame) => {
-    const event = /^42\["([^"]+)"/.exec(frame)?.[1];
-    return event !== undefined && watched.includes(event) ? [event] : [];
+    if (!frame.startsWith('42["message:chunk"')) return [];
+    const [, payload] = JSON.parse(frame.slice(2)) as [string, { chunk: { type: string } }];
+    const type = payload.chunk.type;
+    return type.startsWith("tool-") || type === "data-card" ? [type] : [];
   });
 }
 

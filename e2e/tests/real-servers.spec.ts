@@ -73,7 +73,7 @@ for (const server of ["basic-react", "basic-vanillajs"] as const) {
     await tab.close();
 
     // Send Message: compose mode puts the text in the chat's empty input box, names the app and
-    // leaves the focus where it was (issue 9, item 3).
+    // leaves the focus where it was, so no stray Enter sends it.
     const composer = page.getByTestId("composer-input");
     await view.getByRole("button", { name: "Send Message" }).click();
     await expect(composer).toHaveValue("This is message text.");

@@ -1,7 +1,7 @@
-// Issue 9 item 8 in Chromium: the browser sends the host's session cookie to another port of
-// 127.0.0.1 (cookies ignore ports), where a stranger's listener records it and replays it with the
-// host's Origin. The replay opens no socket; the stranger's page cannot read the binding the host
-// page keeps in its storage; the host page keeps working, also after the browser restarts.
+// A replayed session cookie, in Chromium: the browser sends the host's session cookie to another
+// port of 127.0.0.1 (cookies ignore ports), where a stranger's listener records it and replays it
+// with the host's Origin. The replay opens no socket; the stranger's page cannot read the binding
+// the host page keeps in its storage; the host page keeps working, also after the browser restarts.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Traces across nodes with the published program (issue 18, item 3): two nodes of dist/cli.js on
+// Traces across nodes with the published program: two nodes of dist/cli.js on
 // one Postgres and one Redis, both exporting to the collector stand-in. A reply streams on node A
 // (the provider stand-in stalls it after its first pieces); a tab on node B opens the
 // conversation, so B asks the other nodes through Redis for the reply's text. A's answer is a span
@@ -55,7 +55,7 @@ test("node A's answer about its live reply is a span of node B's trace, linked t
   await writer.value("session:hello", {});
   const created = await writer.value("conversation:create", { title: "Traced" });
   await writer.value("message:send", { chatId: "chat-1", text: "a story", clientId: "x-1" });
-  await writer.next("message:delta", undefined, 30_000);
+  await writer.next("message:chunk", ({ chunk }) => chunk.type === "text-delta", 30_000);
 
   // The same person's other tab, on node B (the sign-in cookie works on every node).
   const reader = await signedInClient(nodeB.signIn, "tab-reader");

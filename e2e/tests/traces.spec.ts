@@ -1,4 +1,4 @@
-// OpenTelemetry traces of the published program (issue 18, item 3): with OTEL_EXPORTER_OTLP_ENDPOINT
+// OpenTelemetry traces of the published program: with OTEL_EXPORTER_OTLP_ENDPOINT
 // pointing at a collector stand-in, one person's message that makes the offline model call the
 // Notes example's `open-notes` exports one trace: the socket event `message:send`, under it the
 // turn, under the turn the model requests and the tool call, and the store writes under each of

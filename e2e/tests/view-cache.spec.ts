@@ -1,6 +1,6 @@
 // A view's page travels over the socket once per tab: the tab names the pages it holds in
-// `card:attach`, and the server leaves out a page the tab already has (issue 13, "A view's HTML
-// travels once"). The example apps read their pages from a copy in the test's data folder, so
+// `card:attach`, and the server leaves out a page the tab already has (docs/performance.md
+// says what it saves). The example apps read their pages from a copy in the test's data folder, so
 // the test can change a page the way a server would, and see the next card get the new one.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 9, item 9: the runnable host's data folder (the database, the session key, the sandbox
+// The runnable host's data folder (the database, the session key, the sandbox
 // ports) is readable by its owner only, whatever the umask; an existing folder with looser modes
 // is tightened at start, and the log says what was changed.
 import {
@@ -33,7 +33,7 @@ function memoryLogger() {
   return { logger: pino({ level: "debug" }, stream), lines };
 }
 
-describe.skipIf(process.platform === "win32")("the data folder (issue 9, item 9)", () => {
+describe.skipIf(process.platform === "win32")("the data folder", () => {
   let root: string;
   let previousUmask: number;
 

@@ -1,6 +1,7 @@
-// Issue 9 item 11, with the real command line as a child process: the model keys and other
-// secrets are in its environment at start; a stdio MCP server it starts for a session reports
-// what it can see, in its own environment and in /proc/<host pid>/environ on Linux.
+// Secrets stay out of the servers the host starts, with the real command line as a child process:
+// the model keys and other secrets are in its environment at start; a stdio MCP server it starts
+// for a session reports what it can see, in its own environment and in /proc/<host pid>/environ on
+// Linux.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
-// The published program draining on SIGTERM while a reply is still being written (issue 18,
-// item 4): `/readyz` answers 503 `{"draining":true}` for the whole drain, never a refused
-// connection; a new tab's handshake is refused while the open one gets its reply; then it exits.
+// The published program draining on SIGTERM while a reply is still being written: `/readyz` answers
+// 503 `{"draining":true}` for the whole drain, never a refused connection; a new tab's handshake is
+// refused while the open one gets its reply; then it exits.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

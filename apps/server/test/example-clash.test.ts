@@ -1,4 +1,4 @@
-// Issue 18 item 9, with the real command line: a config whose server is named like an example app
+// With the real command line: a config whose server is named like an example app
 // (`notes`) starts sessions that work. The operator's server wins: it is started for the session
 // and the example `notes` is not offered, which the log says once, at start.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The published program whose log reader stops reading, then goes away (issue 18, item 8): the
+// The published program whose log reader stops reading, then goes away: the
 // host keeps answering while its stdout pipe is full, moves its log to stderr on EPIPE, and
 // SIGTERM still drains and exits within its timeout.
 import { request } from "node:http";

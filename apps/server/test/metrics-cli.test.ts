@@ -1,4 +1,4 @@
-// Issue 18 item 3, with the published program: the bundle under plain node, signed in as a
+// The host's metrics, with the published program: the bundle under plain node, signed in as a
 // browser would, a turn of the offline model that calls the Notes example's tool, and a page call
 // from the card. `/metrics` on the program's own port answers the Prometheus text format to the
 // bearer of METRICS_TOKEN only, and every tool call sent to a source is counted once, a refused

@@ -1,4 +1,4 @@
-// Issue 18 item 3: the main metric families of the published program carry values after a turn
+// The main metric families of the published program carry values after a turn
 // that calls a tool, a page call the person approves and one the gate refuses, served on a
 // listener of their own (`--metrics-port`, no token) and on the main port (METRICS_TOKEN) alike.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -90,13 +90,23 @@ export async function scrape(url: string, token?: string): Promise<string> {
 export async function openNotes(client: SocketTestClient, text: string): Promise<string> {
   const snapshot = await client.value("session:hello", {});
   const chatId = snapshot.chats[0]?.id ?? "";
-  const opened = client.next("card:opened", (payload) => payload.card.tool === "open-notes");
+  // The card arrives as its tool part's `data-card`, the result as the part's output.
+  const opened = client.next(
+    "message:chunk",
+    ({ chunk }) => chunk.type === "data-card" && chunk.card.tool === "open-notes",
+  );
   await client.value("message:send", {
     chatId,
     text: `/call open-notes ${JSON.stringify({ text })}`,
     clientId: `metrics-${text}`,
   });
-  const { instanceId } = (await opened).card;
-  await client.next("card:result", (payload) => payload.instanceId === instanceId);
-  return instanceId;
+  const { chunk } = await opened;
+  if (chunk.type !== "data-card") throw new Error("Not a card chunk.");
+  await client.next(
+    "message:chunk",
+    (payload) =>
+      payload.chunk.type === "tool-output-available" &&
+      payload.chunk.toolCallId === chunk.toolCallId,
+  );
+  return chunk.card.instanceId;
 }

@@ -5,7 +5,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app";
 import { bindServerEvents } from "./socket/bind-server-events";
 import { createHostSocket } from "./socket/create-host-socket";
-import { startSessionLifecycle } from "./socket/session-lifecycle";
+import { startSessionLifecycle } from "./session-lifecycle";
 import { SocketProvider } from "./socket/socket-context";
 import { tabIdFrom } from "./socket/tab-id";
 import "./styles/theme.css";

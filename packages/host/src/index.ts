@@ -11,8 +11,9 @@
  */
 
 // Server and sessions
-export { createHostServer, defaultSession, hostOptionsFromConfig } from "./create-host-server";
-export type { HostServer, HostServerOptions } from "./create-host-server";
+export { createHostServer } from "./create-host-server";
+export { defaultSession, hostOptionsFromConfig } from "./default-session";
+export type { HostServer, HostServerOptions } from "./host-server-options";
 export type { MetricsOptions } from "./server/metrics-setup";
 export { MetricsListenerError } from "./telemetry/metrics-listener-error";
 export type { Session } from "./session/session";

@@ -4,7 +4,7 @@ import type { Session } from "./session/session";
 import type { SessionUser } from "./session/session-context";
 import type { SessionServices } from "./session/session-services";
 
-/** The function run once per session to set up its chats and panes (DESIGN section 4). */
+/** The function run once per session to set up its chats and panes (`HostServerOptions.session`). */
 export type SessionFunction = (session: Session) => void | Promise<void>;
 
 /**

@@ -1,4 +1,4 @@
-// App messages that would act as the person (issue 9, item 3, the server's half; issue 10): in
+// App messages that would act as the person, the server's half: in
 // `submit` mode a card's `ui/message` runs a turn as if the person had sent it, so the host bounds
 // it: one app message in flight per chat (a second one while the chat is answering is refused,
 // saying why), a rate limit per card, and the stored message says which app wrote it. A chat with
@@ -14,6 +14,7 @@ import {
   receivedOf,
   startHost,
   type TestClient,
+  nextChunk,
   type TestHost,
 } from "./harness";
 
@@ -106,7 +107,12 @@ describe("submit mode", () => {
       ok: true,
       value: { action: "submit" },
     });
-    await client.next("tool:started", (payload) => payload.name === "hold");
+    const hold = await nextChunk(client, "tool-input-start", (chunk) => chunk.toolName === "hold");
+    await nextChunk(
+      client,
+      "tool-input-available",
+      (chunk) => chunk.toolCallId === hold.toolCallId,
+    );
     const second = await post(client, card.instanceId, "/call hold {}");
     expect(second).toEqual({
       ok: false,

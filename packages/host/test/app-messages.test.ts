@@ -9,6 +9,7 @@ import {
   replyText,
   startHost,
   type TestClient,
+  nextChunk,
   type TestHost,
 } from "./harness";
 
@@ -181,13 +182,14 @@ describe("app messages", () => {
     await client.value("session:hello", {});
     const card = await openCard(client, "chat-1", "greet", { name: "A" });
     await post(client, card.instanceId, '/call greet {"name":"From the app"}');
-    const next = await client.next(
-      "card:opened",
-      (payload) => payload.card.arguments["name"] === "From the app",
+    const next = await nextChunk(
+      client,
+      "data-card",
+      (chunk) => chunk.card.arguments["name"] === "From the app",
     );
     expect(next.card.chatId).toBe("chat-1");
     const reply = await client.next("message:updated", (payload) =>
-      payload.message.parts.some((part) => part.type === "card"),
+      payload.message.parts.some((part) => part.type === "tool" && part.instanceId !== undefined),
     );
     expect(reply.message.status).toBe("complete");
     expect(replyText(reply.message)).toBe("greet returned: Hello, From the app!");

@@ -1,4 +1,4 @@
-// The attack cases of DESIGN section 8, each against a real server: no sign-in, a foreign Origin
+// The attack cases of docs/security.md, each against a real server: no sign-in, a foreign Origin
 // or Host, oversized and malformed payloads, events naming another session's cards or another
 // user's conversations, a card reaching beyond its own source, and too many page calls.
 import type { IncomingMessage } from "node:http";

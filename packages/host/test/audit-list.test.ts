@@ -1,4 +1,4 @@
-// Issue 9 item 16: the audit of a conversation, for the person (`audit:list`), through a real
+// The audit of a conversation, for the person (`audit:list`), through a real
 // socket. Every page call is there with its verdict; a call the person was asked about says how
 // it was answered (their answer and its scope, an earlier answer that was remembered, or nobody).
 import { afterEach, describe, expect, it } from "vitest";

@@ -8,10 +8,10 @@ import {
 } from "@mcp-chat-host/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../src/server/test-support";
-import type { HostServerOptions } from "../src/create-host-server";
+import type { HostServerOptions } from "../src/host-server-options";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { ReplyText, signInAt, startNode, type TestNode } from "./cluster-support";
-import { greeterApp } from "./harness";
+import { greeterApp, nextChunk } from "./harness";
 
 let postgres: RunningPostgres;
 let redis: RunningRedis;
@@ -94,7 +94,10 @@ describe("several nodes", () => {
     const pieces = ["One, ", "two, ", "three, ", "four, ", "five."];
     reply.write(pieces[0]!);
     reply.write(pieces[1]!);
-    await writer.next("message:delta", (event) => event.delta === pieces[1]);
+    await writer.next(
+      "message:chunk",
+      ({ chunk }) => chunk.type === "text-delta" && chunk.delta === pieces[1],
+    );
     // The reader opens the conversation while the reply is being written on the other node.
     const snapshot = await reader.value("conversation:open", { conversationId: id });
     const streaming = snapshot.messages.find((message) => message.status === "streaming");
@@ -108,7 +111,7 @@ describe("several nodes", () => {
       ({ message }) => message.id === streaming!.id && message.status === "complete",
     );
     for (const entry of reader.received) {
-      if (entry.event !== "message:delta") continue;
+      if (entry.event !== "message:chunk") continue;
       text.apply(entry.payload as Parameters<ReplyText["apply"]>[0]);
     }
     expect(text.gaps).toBe(0);
@@ -131,8 +134,12 @@ describe("several nodes", () => {
     const last = await cardNodeA.writer.nextReply();
     last.write("Done.");
     last.finish();
-    const opened = await there.next("card:opened", ({ card }) => card.conversationId === id);
-    await there.next("card:result", ({ instanceId }) => instanceId === opened.card.instanceId);
+    const opened = await nextChunk(there, "data-card", ({ card }) => card.conversationId === id);
+    await nextChunk(
+      there,
+      "tool-output-available",
+      ({ toolCallId }) => toolCallId === opened.toolCallId,
+    );
     expect(greetings.calls).toEqual(["greet:Ada"]);
     // The other tab shows the card from what was stored: its tool is not called again.
     const attached = await there.value("card:attach", { instanceId: opened.card.instanceId });

@@ -88,7 +88,10 @@ describe("a node's drain", () => {
       "message:created",
       ({ message }) => message.role === "assistant",
     );
-    await tab.next("message:delta", (event) => event.messageId === started.message.id);
+    await tab.next(
+      "message:chunk",
+      (event) => event.messageId === started.message.id && event.chunk.type === "text-delta",
+    );
     await server.drain(0.2);
     tab.close();
     const store = await openStore(`sqlite:${file}`);

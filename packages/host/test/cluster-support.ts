@@ -7,11 +7,8 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { ChatMessage, ServerEvents } from "@mcp-chat-host/protocol";
-import {
-  createHostServer,
-  type HostServer,
-  type HostServerOptions,
-} from "../src/create-host-server";
+import { createHostServer } from "../src/create-host-server";
+import type { HostServer, HostServerOptions } from "../src/host-server-options";
 import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
 
@@ -198,8 +195,15 @@ export class ReplyText {
       .join("");
   }
 
-  apply(event: ServerEvents["message:delta"]): void {
-    const offset = event.offset ?? this.text.length;
+  /** Applies a reply's chunk; only its text deltas change the text. */
+  apply(event: ServerEvents["message:chunk"]): void {
+    const chunk = event.chunk;
+    if (chunk.type !== "text-delta") return;
+    this.#delta(chunk);
+  }
+
+  #delta(event: { delta: string; offset: number }): void {
+    const offset = event.offset;
     if (offset > this.text.length) {
       this.gaps += 1;
       return;

@@ -1,4 +1,4 @@
-// Traces across nodes (issue 18, item 3): a tab on node B opens a conversation whose reply node A
+// Traces across nodes: a tab on node B opens a conversation whose reply node A
 // is writing; B asks the other nodes for the reply's text through Redis, carrying its W3C trace
 // context, and A's answer is a span of B's trace: a child of B's `live-reply ask`, linked to it.
 // Real Postgres and Redis on 127.0.0.1; the spans go to the collector stand-in over OTLP/HTTP.
@@ -53,7 +53,10 @@ describe("traces across nodes", () => {
     await writer.value("message:send", { chatId: "chat-1", text: "Tell me", clientId: "t-1" });
     const reply = await nodeA.writer.nextReply();
     reply.write("One, ");
-    await writer.next("message:delta", (event) => event.delta === "One, ");
+    await writer.next(
+      "message:chunk",
+      ({ chunk }) => chunk.type === "text-delta" && chunk.delta === "One, ",
+    );
     const snapshot = await reader.value("conversation:open", {
       conversationId: created.conversation.id,
     });

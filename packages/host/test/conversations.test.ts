@@ -49,7 +49,7 @@ describe("conversations over the socket", () => {
     const document = await alice.value("conversation:export", { conversationId });
     expect(document).toMatchObject({
       format: "mcp-chat-host.conversation",
-      version: 1,
+      version: 2,
       conversation: { title: "Trip plans" },
     });
     expect((document["messages"] as unknown[]).length).toBe(4);

@@ -1,4 +1,4 @@
-// Redis and Postgres as operators run them (issue 18, items 4 and 5): a Redis that asks for a
+// Redis and Postgres as operators run them: a Redis that asks for a
 // password (and an ACL user), a Postgres that asks for one and serves TLS with its own CA. A
 // wrong password or an untrusted certificate is a start refusal naming the setting to check,
 // never the password, the address or the driver's words; a store that goes away mid-run tells
@@ -11,7 +11,8 @@ import {
 } from "@mcp-chat-host/testing";
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createHostServer, type HostServer } from "../src/create-host-server";
+import { createHostServer } from "../src/create-host-server";
+import type { HostServer } from "../src/host-server-options";
 import { memoryLogger } from "../src/server/test-support";
 import { openStore } from "../src/store/open-store";
 import { asMessageNotSaved } from "../src/turns/message-wire";

@@ -3,16 +3,15 @@
 import type {
   CardDescriptor,
   ChatMessage,
+  ReplyChunk,
+  ReplyChunkType,
   ServerEventName,
   ServerEvents,
 } from "@mcp-chat-host/protocol";
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
-import {
-  createHostServer,
-  type HostServer,
-  type HostServerOptions,
-} from "../src/create-host-server";
+import { createHostServer } from "../src/create-host-server";
+import type { HostServer, HostServerOptions } from "../src/host-server-options";
 import { McpApp } from "../src/sources/mcp-app";
 import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
@@ -227,18 +226,61 @@ export async function openCard(
   args: Record<string, unknown> = {},
 ): Promise<CardDescriptor> {
   const done = await exchange(client, chatId, `/call ${tool} ${JSON.stringify(args)}`);
-  const cardPart = done.reply.parts.find((part) => part.type === "card");
-  if (cardPart?.type !== "card") throw new Error(`The reply opened no card: ${done.text}`);
-  const opened = await client.next(
-    "card:opened",
-    (payload) => payload.card.instanceId === cardPart.instanceId,
+  const toolPart = done.reply.parts.find(
+    (part) => part.type === "tool" && part.instanceId !== undefined,
   );
-  // The card opens before its tool runs; its result follows in `card:result`.
-  const result = await client.next(
-    "card:result",
-    (payload) => payload.instanceId === cardPart.instanceId,
+  if (toolPart?.type !== "tool") throw new Error(`The reply opened no card: ${done.text}`);
+  const opened = await nextChunk(
+    client,
+    "data-card",
+    (chunk) => chunk.card.instanceId === toolPart.instanceId,
   );
-  return { ...opened.card, result: result.result };
+  // The card opens before its tool runs; its result follows in the part's output.
+  const output = await nextChunk(
+    client,
+    "tool-output-available",
+    (chunk) => chunk.toolCallId === toolPart.toolCallId,
+  );
+  return { ...opened.card, result: output.cardResult ?? null };
+}
+
+/** One verb of a reply's chunks. */
+export type ChunkOf<T extends ReplyChunkType> = Extract<ReplyChunk, { type: T }>;
+
+/**
+ * Waits for a reply's chunk of one verb (`message:chunk`) that matches: one received already
+ * (not yet taken), else the next one.
+ */
+export async function nextChunk<T extends ReplyChunkType>(
+  client: TestClient,
+  type: T,
+  match: (chunk: ChunkOf<T>) => boolean = () => true,
+  timeoutMs?: number,
+): Promise<ChunkOf<T>> {
+  const { chunk } = await client.next(
+    "message:chunk",
+    (payload) => payload.chunk.type === type && match(payload.chunk as ChunkOf<T>),
+    timeoutMs,
+  );
+  return chunk as ChunkOf<T>;
+}
+
+/** The text deltas of replies received so far (not taken by `next`), each with its reply's id. */
+export function receivedTextDeltas(
+  client: TestClient,
+): { messageId: string; delta: string; offset: number }[] {
+  return receivedOf(client, "message:chunk").flatMap(({ messageId, chunk }) =>
+    chunk.type === "text-delta" ? [{ messageId, delta: chunk.delta, offset: chunk.offset }] : [],
+  );
+}
+
+/** Records the verbs of every reply chunk a client receives from now on, in order. */
+export function recordChunkTypes(client: TestClient): ReplyChunkType[] {
+  const types: ReplyChunkType[] = [];
+  client.socket.on("message:chunk", (payload: ServerEvents["message:chunk"]) =>
+    types.push(payload.chunk.type),
+  );
+  return types;
 }
 
 /** Events of one name received so far (not consumed by `next`). */

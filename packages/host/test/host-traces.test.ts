@@ -1,4 +1,4 @@
-// Traces of a host in this process (issue 18, item 3): a page's tool call is an
+// Traces of a host in this process: a page's tool call is an
 // `execute_tool <tool>` span under its `card:call-tool` event, saying the caller was the page, the
 // card's source and the gate's verdict (a refused call too); a turn the provider refuses (401)
 // marks its span and its request's with the failure's kind. The spans go to the collector

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { greeterApp, startHost, type TestHost } from "./harness";
+import { greeterApp, nextChunk, startHost, type TestHost } from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
@@ -35,7 +35,7 @@ describe("a whole turn through a real socket", () => {
       clientId: "m1",
     });
     expect(sent.duplicate).toBe(false);
-    const opened = await client.next("card:opened");
+    const opened = await nextChunk(client, "data-card");
     expect(opened.card).toMatchObject({
       chatId: "chat-1",
       source: "greeter",
@@ -43,19 +43,19 @@ describe("a whole turn through a real socket", () => {
       arguments: { name: "Ada" },
       checked: true,
     });
-    const result = await client.next("card:result");
-    expect(result.instanceId).toBe(opened.card.instanceId);
+    const result = await nextChunk(client, "tool-output-available");
+    expect(result.toolCallId).toBe(opened.toolCallId);
+    expect(result.cardResult).toMatchObject({ content: [{ type: "text", text: "Hello, Ada!" }] });
     const done = await client.next(
       "message:updated",
       (payload) => payload.message.role === "assistant",
     );
     expect(done.message.status).toBe("complete");
-    expect(done.message.parts.map((part) => part.type)).toEqual([
-      "tool-call",
-      "card",
-      "tool-result",
-      "text",
-    ]);
+    expect(done.message.parts.map((part) => part.type)).toEqual(["tool", "text"]);
+    expect(done.message.parts[0]).toMatchObject({
+      state: "output-available",
+      instanceId: opened.card.instanceId,
+    });
     expect(seen).toEqual([]); // the opening call is never checked
 
     const attach = await client.value("card:attach", { instanceId: opened.card.instanceId });

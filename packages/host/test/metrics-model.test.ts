@@ -1,4 +1,4 @@
-// Issue 18 item 3: the model's side of the metrics against a real provider HTTP API (the test
+// The model's side of the metrics against a real provider HTTP API (the test
 // suite's OpenAI-compatible stand-in, the real AI SDK adapter): a request the provider was too
 // busy for is sent again and counted twice, and a turn the provider refuses counts as an error
 // turn and a failure of its kind.

@@ -3,7 +3,7 @@
 // server log keeps the detail. One source's methods are broken on demand.
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { INTERNAL_ERROR_MESSAGE } from "../src/server/internal-error";
+import { INTERNAL_ERROR_MESSAGE } from "../src/errors/internal-error";
 import type { Source, SourceFactory } from "../src/sources/source";
 import { greeterApp, openCard, startHost, type TestHost } from "./harness";
 

@@ -1,4 +1,4 @@
-// Issue 9, item 7, through a real socket: a view's declared permissions reach the sandbox's proxy
+// Through a real socket: a view's declared permissions reach the sandbox's proxy
 // URL (and so the inner frame's `allow`) only when the browser says the person granted them
 // with `card:attach`; nothing granted, nothing there. The attach reply still names what the view
 // declared, so the browser can ask.

@@ -1,4 +1,4 @@
-// Both MCP revisions, end to end through a real host (issue 10, "The newer protocol"): a remote
+// Both MCP revisions, end to end through a real host: a remote
 // server that speaks only the 2026-07-28 revision (no `initialize`; capabilities in every
 // request's `_meta`; `server/discover`) gets the MCP Apps capability on every request and opens
 // cards; a server that speaks only the 2025 revision (`initialize`) still does. Both servers are

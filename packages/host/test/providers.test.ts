@@ -22,6 +22,7 @@ import {
   openCard,
   startHost,
   type TestClient,
+  nextChunk,
   type TestHost,
 } from "./harness";
 
@@ -272,7 +273,7 @@ describe.each(providers)("$label on the wire", (provider) => {
     });
     expect(sent.duplicate).toBe(false);
     // Wait for some text, then stop.
-    await client.next("message:delta");
+    await nextChunk(client, "text-delta");
     const [request] = await standIn.waitForRequests(1);
     const ended = client.next(
       "message:updated",

@@ -1,4 +1,4 @@
-// Issue 9, item 9: another local user must not read the conversations. A real host on a real
+// Another local user must not read the conversations. A real host on a real
 // SQLite file, under umask 000 (the loosest): its data folder is 0700 and the database with its
 // -wal and -shm files 0600 after start and after writes; a store left readable by an older run is
 // tightened at start, and the log says what was changed.
@@ -34,7 +34,7 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe.skipIf(process.platform === "win32")("the data files' modes (issue 9, item 9)", () => {
+describe.skipIf(process.platform === "win32")("the data files' modes", () => {
   it("makes a new data folder 0700 and every file SQLite writes in it 0600", async () => {
     const folder = join(root, "data");
     const database = join(folder, "mcp-chat-host.db");

@@ -1,4 +1,4 @@
-// Issue 9, item 12: a card's page floods the host through a real socket. Its resource requests
+// A card's page floods the host through a real socket. Its resource requests
 // have a rate limit of their own, and its questions to the person are bounded: a flood gets
 // refusals at once, and nothing waits in a queue without bound.
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,7 +48,7 @@ function countingApp(counter: { calls: string[]; reads: number }): McpApp {
   });
 }
 
-describe("a page that floods the host (issue 9, item 12)", () => {
+describe("a page that floods the host", () => {
   it("limits a card's resources/read, resources/list and templates list with a clear error", async () => {
     const counter = { calls: [] as string[], reads: 0 };
     host = await startHost({
@@ -107,7 +107,7 @@ describe("a page that floods the host (issue 9, item 12)", () => {
     ).toMatchObject({ ok: true });
   });
 
-  it("takes a card's page-call budget from the config's host.pageCalls (issue 18)", async () => {
+  it("takes a card's page-call budget from the config's host.pageCalls", async () => {
     const counter = { calls: [] as string[], reads: 0 };
     host = await startHost({
       config: { mcpServers: {}, host: { pageCalls: { perSecond: 0.001, burst: 3 } } },

@@ -1,4 +1,4 @@
-// Issue 9, item 13: a crafted export file tries to bring "allow for this conversation" and
+// A crafted export file tries to bring "allow for this conversation" and
 // "allow for this card" answers with it. Imported approvals are dropped: the next page call of
 // that tool still asks the person, through a real socket.
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,7 +27,7 @@ async function askedFirst(client: TestClient, instanceId: string, name: string) 
   return { call, first };
 }
 
-describe("an imported conversation (issue 9, item 13)", () => {
+describe("an imported conversation", () => {
   it("brings no remembered approval: the next page call of that tool still asks", async () => {
     const counter = { calls: [] as string[] };
     host = await startHost({

@@ -1,7 +1,7 @@
-// Issue 9 item 8 against a whole host: the person's browser sends the session cookie to a
-// stranger's listener on another loopback port (cookies ignore ports); the stranger replays it
-// with the host's own Origin and tries to export the person's conversations. It must get no
-// socket at all, while the person's page (cookie and binding) exports as before.
+// A replayed session cookie against a whole host: the person's browser sends the session cookie to
+// a stranger's listener on another loopback port (cookies ignore ports); the stranger replays it
+// with the host's own Origin and tries to export the person's conversations. It must get no socket
+// at all, while the person's page (cookie and binding) exports as before.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";

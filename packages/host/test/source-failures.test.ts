@@ -1,4 +1,4 @@
-// One server cannot take a chat down (issue 18): a configured stdio server that exits at once and
+// One server cannot take a chat down: a configured stdio server that exits at once and
 // a remote server that answers 401 are left out of the chat's tools while the chat's other source
 // keeps working; the person is told which server failed and why, and the log has each failure
 // once, as one sentence.

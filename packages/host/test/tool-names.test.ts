@@ -86,12 +86,14 @@ describe("tool names for models", () => {
 
     // The stored call keeps the tool's own name and its source, and the model's name beside it.
     expect(second.reply.parts[0]).toEqual({
-      type: "tool-call",
+      type: "tool",
       toolCallId: expect.any(String) as unknown,
       name: "get-time",
       source: "basic-vanillajs",
       modelName: "basic-vanillajs__get-time",
-      arguments: {},
+      state: "output-available",
+      input: {},
+      output: "It is noon at basic-vanillajs.",
     });
     // Announced once: the list did not change between turns.
     expect(client.received.filter((entry) => entry.event === "chat:tools")).toHaveLength(1);
@@ -112,11 +114,13 @@ describe("tool names for models", () => {
     ]);
     const done = await exchange(client, "chat-1", "/call get-time {}");
     expect(done.reply.parts[0]).toEqual({
-      type: "tool-call",
+      type: "tool",
       toolCallId: expect.any(String) as unknown,
       name: "get-time",
       source: "clock",
-      arguments: {},
+      state: "output-available",
+      input: {},
+      output: "It is noon at clock.",
     });
   });
 

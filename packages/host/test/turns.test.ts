@@ -7,7 +7,7 @@ import { McpApp } from "../src/sources/mcp-app";
 import type { HostStore } from "../src/store/host-store";
 import { openStore } from "../src/store/open-store";
 import { StoreError } from "../src/store/store-error";
-import { deferred, exchange, greeterApp, startHost, type TestHost } from "./harness";
+import { deferred, exchange, greeterApp, nextChunk, startHost, type TestHost } from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
@@ -142,7 +142,7 @@ describe("a person's message", () => {
       text: "/call wait",
       clientId: "w1",
     });
-    const opened = await client.next("card:opened");
+    const opened = await nextChunk(client, "data-card");
     await waiting.started;
 
     const busy = await client.request("message:send", {
@@ -164,11 +164,12 @@ describe("a person's message", () => {
     ).toEqual({ messageId: sent.messageId, duplicate: true });
 
     expect(await client.value("turn:stop", { chatId: "chat-1" })).toEqual({ stopped: true });
-    const cancelled = await client.next("card:cancelled");
-    expect(cancelled).toEqual({
-      instanceId: opened.card.instanceId,
-      reason: "The person stopped the reply.",
+    const cancelled = await nextChunk(client, "tool-output-error");
+    expect(cancelled).toMatchObject({
+      toolCallId: opened.toolCallId,
+      errorText: "The person stopped the reply.",
     });
+    expect(cancelled.cardResult).toBeUndefined();
     await waiting.cancelled;
     const stopped = await client.next(
       "message:updated",

@@ -61,7 +61,7 @@ export const clientEventSchemas = {
     .object({
       instanceId: idSchema,
       /**
-       * The permissions the person granted the card's source (issue 9, item 7); only these of
+       * The permissions the person granted the card's source; only these of
        * the view's declared ones reach the sandbox. Absent: none.
        */
       permissions: z.array(z.enum(pagePermissionNames)).max(pagePermissionNames.length).optional(),

@@ -6,26 +6,6 @@ import { toolPartStates } from "./reply-chunks";
 export const messagePartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }),
   z.object({
-    type: z.literal("tool-call"),
-    toolCallId: z.string(),
-    /** The tool's own name on its source (what the person sees). */
-    name: z.string(),
-    arguments: z.unknown(),
-    /** The source (MCP server or app) the tool belongs to. */
-    source: z.string().optional(),
-    /** The name the model was given for the tool, when it differs from `name`. */
-    modelName: z.string().optional(),
-  }),
-  z.object({
-    type: z.literal("tool-result"),
-    toolCallId: z.string(),
-    name: z.string(),
-    value: z.unknown(),
-    isError: z.boolean(),
-    /** The name the model was given for the tool, when it differs from `name`. */
-    modelName: z.string().optional(),
-  }),
-  z.object({
     /**
      * A model tool call and what became of it, in one part (the reply stream's tool part): its
      * input, its state, its output or why it has none, and the card it opened, if any.
@@ -48,14 +28,13 @@ export const messagePartSchema = z.discriminatedUnion("type", [
     instanceId: z.string().optional(),
   }),
   z.object({
+    /** A card no model tool call opened (shown by hand), at this point of the message. */
     type: z.literal("card"),
     instanceId: z.string(),
-    /** The model tool call that opened the card; the card shows with that call's row. */
-    toolCallId: z.string().optional(),
   }),
 ]);
 
-/** One part of a stored message: text, a tool call, its result, or a card it opened. */
+/** One part of a stored message: text, a model tool call (with its card, if any), or a card. */
 export type MessagePart = z.infer<typeof messagePartSchema>;
 
 /** Where a message is in its life. `interrupted`: the server stopped while it was being written. */

@@ -67,8 +67,11 @@ export type ReplyChunk =
     }
   /**
    * The tool part's card: the call's tool has a view, so a card opened as the child of this part
-   * (at `tool-input-start`, before the call runs, when the tool's view is known then). Its place
-   * in the reply is its part's place.
+   * (when the part is born, and sent once it is stored, always before the part's output). Its
+   * place in the reply is its part's place. It may follow some of the part's `tool-input-delta`s,
+   * or its `tool-input-available`: the descriptor is as far along as the part was when it was
+   * sent (`inputStreaming` and the partial `arguments` while the input streams, else the final
+   * ones), and the part's later input chunks are the card's input from then on.
    */
   | { type: "data-card"; toolCallId: string; card: CardDescriptor }
   /**
@@ -87,9 +90,20 @@ export type ReplyChunk =
     }
   /**
    * The call failed or was stopped: the part moves to `output-error`. `errorText` is a sentence
-   * for the person.
+   * for the person (and what the model was told).
    */
-  | { type: "tool-output-error"; toolCallId: string; errorText: string; durationMs: number }
+  | {
+      type: "tool-output-error";
+      toolCallId: string;
+      errorText: string;
+      /**
+       * The card's result, when the tool answered with an MCP error result (`isError`): the page
+       * gets `tool-result` with it. Absent when the call threw or was stopped: the page gets
+       * `tool-cancelled` with `errorText`. (The AI SDK has no card; its error part has no result.)
+       */
+      cardResult?: Record<string, unknown>;
+      durationMs: number;
+    }
   /**
    * The call was refused before it ran (permissions, the operator's `onToolRequest`, a budget,
    * unreadable input): the part moves to `output-denied`. `reason` is a sentence for the person.

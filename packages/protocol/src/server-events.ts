@@ -10,20 +10,10 @@ export interface ServerEvents {
   /** A message was stored (the person's, an app's submitted message, or the start of a reply). */
   "message:created": { message: ChatMessage };
   /**
-   * More text of a reply being written. `offset` is how many characters of text (all its text
-   * parts together) the reply had before this delta: a tab that already has more skips what it
-   * has, and one that has less missed some and asks for a fresh snapshot.
-   */
-  "message:delta": {
-    conversationId: string;
-    chatId: string;
-    messageId: string;
-    delta: string;
-    offset?: number;
-  };
-  /**
    * One step of a reply being written, in the order the model wrote it (`reply-chunks.ts`): a
-   * tab applies each to the reply `messageId` as it comes.
+   * tab applies each to the reply `messageId` as it comes. Its text, its tool calls and the
+   * cards they open all travel this way, between the reply's `message:created` and its
+   * `message:updated`.
    */
   "message:chunk": {
     conversationId: string;
@@ -33,63 +23,11 @@ export interface ServerEvents {
   };
   /** A message changed (a reply finished, was stopped, or failed); carries the whole message. */
   "message:updated": { message: ChatMessage };
-  /** A model tool call started. */
-  "tool:started": {
-    conversationId: string;
-    chatId: string;
-    messageId: string;
-    toolCallId: string;
-    /** The tool's own name on its source. */
-    name: string;
-    arguments: unknown;
-    startedAt: number;
-    /** The source the tool belongs to. */
-    source?: string;
-    /** The name the model was given, when it differs from `name`. */
-    modelName?: string;
-  };
-  /** A running tool reported progress. */
-  "tool:progress": {
-    chatId: string;
-    toolCallId: string;
-    progress: number;
-    total?: number;
-    message?: string;
-  };
-  /** A model tool call ended. */
-  "tool:finished": {
-    chatId: string;
-    toolCallId: string;
-    name: string;
-    isError: boolean;
-    value: unknown;
-    durationMs: number;
-  };
-  /** A tool call was refused before it ran (permissions, `onToolRequest`, budget). */
-  "tool:refused": { chatId: string; toolCallId: string; name: string; reason: string };
-  /** A card was committed to the store; the browser mounts it. */
+  /**
+   * A card shown by hand (a card or pane the program opened) was committed to the store; the
+   * browser mounts it. A card a model tool call opens arrives in its reply, as `data-card`.
+   */
   "card:opened": { card: CardDescriptor };
-  /**
-   * The model is still writing a card's opening arguments (the card was opened with
-   * `inputStreaming: true`): the best-effort parse of what it wrote so far, for the page's
-   * `tool-input-partial`. Each one replaces the previous; none follows `card:input`.
-   */
-  "card:input-partial": { instanceId: string; arguments: Record<string, unknown> };
-  /**
-   * A streaming card's opening arguments are final and its call runs now; the page gets
-   * `tool-input` with them (once). Sent only for cards opened with `inputStreaming: true`.
-   */
-  "card:input": { instanceId: string; arguments: Record<string, unknown> };
-  /** A card's opening call returned; the page gets `tool-result`. */
-  "card:result": { instanceId: string; result: Record<string, unknown> };
-  /** A card's opening call failed or was stopped; the page gets `tool-cancelled`. */
-  "card:cancelled": { instanceId: string; reason: string };
-  /**
-   * A card opened while the model wrote its call's arguments is withdrawn: the call was refused
-   * before it ran because its arguments could not be read (not JSON, not an object). The page
-   * drops the card (and its place in the reply); the call's row says why.
-   */
-  "card:withdrawn": { instanceId: string; reason: string };
   /** A card was closed by the server (session end, source gone). */
   "card:closed": { instanceId: string; reason: string };
   /** An app asked to post a message and the chat composes: fill that chat's input box. */

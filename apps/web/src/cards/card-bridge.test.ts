@@ -11,6 +11,7 @@ import {
   cardBridgeEvents,
   cardRequestHandlerSetters,
   createCardBridge,
+  passedOnRequestsOnly,
   type AppBridgeConstructor,
   type CardPageHandlers,
 } from "./card-bridge";
@@ -54,7 +55,7 @@ async function connectPair(pageHandlers: CardPageHandlers, construct?: AppBridge
     construct,
   );
   const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
-  await bridge.connect(hostSide);
+  await bridge.connect(passedOnRequestsOnly(hostSide));
   const app = new App(
     { name: "test-view", version: "1.0.0" },
     { availableDisplayModes: ["inline", "fullscreen"] },

@@ -174,9 +174,8 @@ class PassedOnRequestsOnly implements Transport {
 
 /**
  * Creates a card's bridge and registers every request handler and event listener on it. The
- * bridge is not connected: the caller connects it once its transport exists; `connect()` puts
- * {@link passedOnRequestMethods} in front of it, so every other request of the view is answered
- * `-32601` with {@link notPassedOnMessage}.
+ * bridge is not connected: the caller connects it once its transport exists, wrapped in
+ * {@link passedOnRequestsOnly}.
  *
  * @param options - host info, capabilities, the initial host context and the handlers.
  * @param construct - creates the AppBridge; default {@link constructAppBridge}.
@@ -209,7 +208,16 @@ export function createCardBridge(
   bridge.addEventListener("sizechange", (params) => handlers.sizeChange(params));
   bridge.addEventListener("loggingmessage", (params) => handlers.loggingMessage(params));
   bridge.addEventListener("requestteardown", (params) => handlers.requestTeardown(params));
-  const connect = bridge.connect.bind(bridge);
-  bridge.connect = (transport) => connect(new PassedOnRequestsOnly(transport));
   return bridge;
+}
+
+/**
+ * Wraps a card's transport before its bridge connects to it: every request of the view outside
+ * {@link passedOnRequestMethods} is answered `-32601` with {@link notPassedOnMessage}, the rest
+ * reaches the bridge.
+ *
+ * @returns the transport to pass to the bridge's `connect()`.
+ */
+export function passedOnRequestsOnly(transport: Transport): Transport {
+  return new PassedOnRequestsOnly(transport);
 }

@@ -4,7 +4,7 @@
 // `tool-input` once, then the outcome; never a partial after the input. Real socket.io on
 // 127.0.0.1, a real AppBridge and an ext-apps App as the view.
 import { describe, expect, it, vi } from "vitest";
-import { cardViewAccess } from "../state/host-store";
+import { cardViewAccess, useHostStore } from "../state/host-store";
 import {
   attachReply,
   descriptor,
@@ -36,7 +36,7 @@ async function startStreamingCard() {
 }
 
 function partial(zone: string) {
-  fixture.server.emit("card:input-partial", { instanceId: "card-1", arguments: { zone } });
+  fixture.chunk({ type: "tool-input-delta", toolCallId: "call-1", input: { zone } });
 }
 
 describe("CardController: arguments the model is still writing", () => {
@@ -44,12 +44,9 @@ describe("CardController: arguments the model is still writing", () => {
     await startStreamingCard();
     partial("U");
     partial("UT");
-    fixture.server.emit("card:input-partial", {
-      instanceId: "other-card",
-      arguments: { zone: "X" },
-    });
+    fixture.chunk({ type: "tool-input-delta", toolCallId: "call-2", input: { zone: "X" } });
     await fixture.roundTrip();
-    expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UT" });
+    expect(useHostStore.getState().cards["card-1"]?.arguments).toEqual({ zone: "UT" });
 
     const view = partialRecordingView();
     await fixture.harness.loadView(view.app);
@@ -59,14 +56,17 @@ describe("CardController: arguments the model is still writing", () => {
     partial("UTC");
     await vi.waitFor(() => expect(view.timeline).toHaveLength(2), { timeout: 5_000 });
 
-    fixture.server.emit("card:input", { instanceId: "card-1", arguments: { zone: "UTC+1" } });
+    fixture.chunk({ type: "tool-input-available", toolCallId: "call-1", input: { zone: "UTC+1" } });
     expect(await view.input).toEqual({ arguments: { zone: "UTC+1" } });
     // Too late: the input is final.
     partial("never");
-    fixture.server.emit("card:input", { instanceId: "card-1", arguments: { zone: "again" } });
-    fixture.server.emit("card:result", {
-      instanceId: "card-1",
-      result: { content: [{ type: "text", text: "13:00" }] },
+    fixture.chunk({ type: "tool-input-available", toolCallId: "call-1", input: { zone: "again" } });
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-1",
+      output: {},
+      cardResult: { content: [{ type: "text", text: "13:00" }] },
+      durationMs: 1,
     });
     expect(await view.final).toMatchObject({ content: [{ type: "text", text: "13:00" }] });
     await fixture.roundTrip();
@@ -81,21 +81,24 @@ describe("CardController: arguments the model is still writing", () => {
     expect(methods.lastIndexOf("ui/notifications/tool-input-partial")).toBeLessThan(
       methods.indexOf("ui/notifications/tool-input"),
     );
-    expect(cardViewAccess.get("card-1")?.arguments).toEqual({ zone: "UTC+1" });
+    expect(useHostStore.getState().cards["card-1"]?.arguments).toEqual({ zone: "UTC+1" });
   });
 
   it("marks the card delivered only once the outcome went out, not at initialized", async () => {
     await startStreamingCard();
     const view = partialRecordingView();
     await fixture.harness.loadView(view.app);
-    fixture.server.emit("card:input", { instanceId: "card-1", arguments: { zone: "UTC" } });
+    fixture.chunk({ type: "tool-input-available", toolCallId: "call-1", input: { zone: "UTC" } });
     expect(await view.input).toEqual({ arguments: { zone: "UTC" } });
     await fixture.roundTrip();
     expect(cardViewAccess.get("card-1")?.status).toBe("ready");
     expect(cardViewAccess.get("card-1")?.delivered).toBe(false);
-    fixture.server.emit("card:result", {
-      instanceId: "card-1",
-      result: { content: [{ type: "text", text: "12:00" }] },
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-1",
+      output: {},
+      cardResult: { content: [{ type: "text", text: "12:00" }] },
+      durationMs: 1,
     });
     await view.final;
     await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.delivered).toBe(true), {
@@ -106,10 +109,13 @@ describe("CardController: arguments the model is still writing", () => {
   it("sends no partial when the final input came before initialized", async () => {
     await startStreamingCard();
     partial("U");
-    fixture.server.emit("card:input", { instanceId: "card-1", arguments: { zone: "UTC" } });
-    fixture.server.emit("card:result", {
-      instanceId: "card-1",
-      result: { content: [{ type: "text", text: "12:00" }] },
+    fixture.chunk({ type: "tool-input-available", toolCallId: "call-1", input: { zone: "UTC" } });
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-1",
+      output: {},
+      cardResult: { content: [{ type: "text", text: "12:00" }] },
+      durationMs: 1,
     });
     await fixture.roundTrip();
     const view = partialRecordingView();
@@ -125,9 +131,11 @@ describe("CardController: arguments the model is still writing", () => {
     await fixture.harness.loadView(view.app);
     partial("Eu");
     await vi.waitFor(() => expect(view.timeline).toHaveLength(1), { timeout: 5_000 });
-    fixture.server.emit("card:cancelled", {
-      instanceId: "card-1",
-      reason: "Tool call rejected. Not now.",
+    fixture.chunk({
+      type: "tool-output-error",
+      toolCallId: "call-1",
+      errorText: "Tool call rejected. Not now.",
+      durationMs: 1,
     });
     expect(await view.final).toEqual({ reason: "Tool call rejected. Not now." });
     expect(await view.input).toEqual({ arguments: { zone: "Eu" } });

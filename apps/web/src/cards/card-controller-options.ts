@@ -5,17 +5,16 @@ import type { AttachQueue } from "./attach-queue";
 import type { AppBridgeConstructor } from "./card-bridge";
 import type { PageActions } from "./card-page-requests";
 import type { HostSocket } from "../socket/host-socket";
-import type { CardLogEntry, CardViewAccess } from "./card-view-state";
+import type { CardLogEntry, CardViewAccess } from "../state/types/card-view-state";
+import type { CardEntryAccess } from "../state/types/cards";
 import { SandboxTransport } from "./sandbox-transport";
-import type { Theme } from "./style-variables";
+import type { Theme } from "../state/theme-store";
 import type { TimerFunctions } from "./teardown-with-timeout";
 
 /** What a card tells the page around it. */
 export interface CardCallbacks {
   /** The card was closed (close button, or its view asked) and torn down: remove it. */
   onClose: (instanceId: string) => void;
-  /** The server filled a chat's input box with this card's message (`composer:fill`). */
-  onCompose?: ((chatId: string, text: string) => void) | undefined;
   /** A line was added to the card's log. */
   onLog?: ((instanceId: string, entry: CardLogEntry) => void) | undefined;
   /** The view reported its model context (`ui/update-model-context`); `text` is its text. */
@@ -47,6 +46,8 @@ export interface CardControllerOptions {
   attachQueue?: AttachQueue;
   /** The card's shown state; default the page's store (`cardViews`). */
   store?: CardViewAccess;
+  /** What the server says about the card; default the page's store (`cards`). */
+  cards?: CardEntryAccess;
   /** Creates the AppBridge; default the SDK's. */
   construct?: AppBridgeConstructor;
   /** Creates the bridge's transport; default {@link sandboxTransport}. */

@@ -56,9 +56,12 @@ describe("CardController: pausing", () => {
       attachReply({ toolResult: null }),
     );
     expect(controller.inUse()).toBe(true);
-    fixture.server.emit("card:result", {
-      instanceId: "card-1",
-      result: { content: [{ type: "text", text: "12:00" }] },
+    fixture.chunk({
+      type: "tool-output-available",
+      toolCallId: "call-1",
+      output: {},
+      cardResult: { content: [{ type: "text", text: "12:00" }] },
+      durationMs: 1,
     });
     await vi.waitFor(() => expect(controller.inUse()).toBe(false), { timeout: 5_000 });
   });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Issue 9, item 7: a view's powerful permissions (camera, microphone, geolocation, clipboard
+// A view's powerful permissions (camera, microphone, geolocation, clipboard
 // write) reach its frame only after the person said yes, naming the app; the answer is kept per
 // source and shown, and withdrawing it loads the view again without it. Real socket.io pieces
 // and a real ext-apps App as the view (see testing/controller-fixture.ts).
@@ -89,7 +89,6 @@ describe("CardController: a view's powerful permissions", () => {
     expect(iframe.hasAttribute("src")).toBe(false);
     expect(iframe.hasAttribute("allow")).toBe(false);
     expect(attaches()).toEqual([{ instanceId: "card-1" }]);
-    expect(cardViewAccess.get("card-1")).toMatchObject({ title: "Clock", source: "clock" });
 
     cardViewAccess.get("card-1")?.permissionRequest?.answer(true);
     expect(await attributeSet(iframe, "src")).toBe(camera.page.proxyUrl);

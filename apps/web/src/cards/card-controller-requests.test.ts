@@ -138,7 +138,8 @@ describe("CardController: display modes, size and theme", () => {
   it("honours declared modes, answers with the mode in effect and tells the view", async () => {
     const { controller, view } = await fixture.openCard(recordingView(["inline", "fullscreen"]));
     expect(await view.app.requestDisplayMode({ mode: "pip" })).toEqual({ mode: "inline" });
-    // Full screen from the view waits for the person's yes (issue 9, item 2).
+    // Full screen from the view waits for the person's yes: a view must not cover
+    // the host's page (and its dialogs) on its own.
     const asked = view.app.requestDisplayMode({ mode: "fullscreen" });
     await vi.waitFor(() => expect(cardViewAccess.get("card-1")?.displayRequest).not.toBeNull());
     expect(cardViewAccess.get("card-1")?.displayMode).toBe("inline");

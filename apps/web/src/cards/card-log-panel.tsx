@@ -1,4 +1,4 @@
-import type { CardLogEntry } from "./card-view-state";
+import type { CardLogEntry } from "../state/types/card-view-state";
 
 /** Props of {@link CardLogPanel}. */
 export interface CardLogPanelProps {

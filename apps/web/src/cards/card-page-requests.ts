@@ -2,7 +2,7 @@
 // server or the conversation go to the server over the socket (the server checks that the card
 // is known, that the tool belongs to the card's own source and is visible to apps, and runs the
 // gate); links and downloads are handled here, in the page, with the person's consent.
-import { CARD_CALL_ACK_TIMEOUT_MS, limits } from "@mcp-chat-host/protocol";
+import { CARD_CALL_ACK_TIMEOUT_MS } from "@mcp-chat-host/protocol";
 import type {
   CallToolResult,
   ListResourcesResult,
@@ -13,9 +13,11 @@ import type { CardPageHandlers } from "./card-bridge";
 import { messageOf, toPageError } from "./card-request-error";
 import type { HostSocket } from "../socket/host-socket";
 import { requestValue } from "../socket/request";
-import type { CardLogEntry, PendingDownload } from "./card-view-state";
-import { createDownloadBlob, planDownload, type DownloadItem } from "./download-files";
+import type { CardLogEntry, PendingDownload } from "../state/types/card-view-state";
+import type { DownloadItem } from "../state/types/card-view-state";
+import { createDownloadBlob, planDownload } from "./download-files";
 import { decideOpenLink, openLinkWithConsent } from "./open-link";
+import { countInFlight, reportTextOf, type InFlightCounter } from "./page-request-tracking";
 
 /** What the page offers a card beyond the socket: opening tabs and saving files. */
 export interface PageActions {
@@ -67,8 +69,13 @@ export interface PageRequestContext {
   log: (entry: Omit<CardLogEntry, "at">) => void;
   /** Asks the person about a download; resolves with their answer (false when the card closes). */
   askDownload: (question: Omit<PendingDownload, "answer">) => Promise<boolean>;
-  /** The view reported its model context at this time (ms since the epoch). */
-  reported: (reportedAt: number) => void;
+  /**
+   * The server took the view's model context report: when (ms since the epoch) and its text
+   * (`reportTextOf`; null when it has none).
+   */
+  reported: (report: { reportedAt: number; text: string | null }) => void;
+  /** When given, counts the view's requests not answered yet (a card with one is in use). */
+  inFlight?: InFlightCounter | undefined;
 }
 
 /** The request handlers of {@link CardPageHandlers} that a card answers without its bridge state. */
@@ -128,9 +135,14 @@ function saveItems(context: PageRequestContext, items: readonly DownloadItem[]):
  *   and a log line.
  * - `ui/download-file`: planned (names, sizes, cap), confirmed by the person, then saved.
  *
- * @returns the handlers, to pass to `createCardBridge`.
+ * @returns the handlers, to pass to `createCardBridge`; counted in `context.inFlight` if given.
  */
 export function createPageRequests(context: PageRequestContext): PageRequestHandlers {
+  const handlers = pageRequestHandlers(context);
+  return context.inFlight === undefined ? handlers : countInFlight(handlers, context.inFlight);
+}
+
+function pageRequestHandlers(context: PageRequestContext): PageRequestHandlers {
   const { instanceId, socket } = context;
   // Which load of the card's page speaks: the server routes only the newest load's messages and
   // reports, so an earlier load still running cannot speak for the card.
@@ -224,7 +236,7 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
           payload.structuredContent = params.structuredContent;
         }
         const reply = await requestValue(socket, "card:update-context", payload);
-        context.reported(reply.reportedAt);
+        context.reported({ reportedAt: reply.reportedAt, text: reportTextOf(params) });
         return {};
       } catch (error) {
         throw toPageError(error);
@@ -256,51 +268,4 @@ export function createPageRequests(context: PageRequestContext): PageRequestHand
       return saveItems(context, plan.items) ? {} : { isError: true };
     },
   };
-}
-
-/**
- * The `data` of a view's log line as the server accepts it: as given when its JSON fits the card
- * payload cap, else a cut string of it.
- *
- * @returns the value to send in `card:log`.
- */
-function cappedLogData(data: unknown): unknown {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(data ?? null);
-  } catch {
-    return String(data);
-  }
-  if (json === undefined) return String(data);
-  if (json.length <= limits.maxCardPayloadChars) return data;
-  // Half the cap: the cut text is sent as a string, whose own JSON escapes can double its length.
-  return `${json.slice(0, Math.floor(limits.maxCardPayloadChars / 2) - 100)}… (cut)`;
-}
-
-/** A view's log line (`notifications/message` params). */
-export interface ViewLogParams {
-  level: CardLogEntry["level"];
-  logger?: string | undefined;
-  data?: unknown;
-}
-
-/**
- * Sends a view's log line to the server (`card:log`), without waiting; a failure is reported on
- * the console, since the line is already in the card's own log.
- *
- * @param socket - the page's socket.
- * @param instanceId - the card's instance id.
- * @param params - the view's log line.
- */
-export function sendViewLog(socket: HostSocket, instanceId: string, params: ViewLogParams): void {
-  const payload: {
-    instanceId: string;
-    level: CardLogEntry["level"];
-    logger?: string;
-    data: unknown;
-  } = { instanceId, level: params.level, data: cappedLogData(params.data) };
-  if (params.logger !== undefined) payload.logger = params.logger.slice(0, 200);
-  requestValue(socket, "card:log", payload).catch((error: unknown) => {
-    console.warn(`Card ${instanceId}: a log line did not reach the server: ${messageOf(error)}`);
-  });
 }

@@ -1,6 +1,6 @@
 import type { PagePermissionName } from "@mcp-chat-host/protocol";
 import { permissionLabels, permissionPhrases } from "../consent/permission-names";
-import type { CardPermissions } from "./card-view-state";
+import type { CardPermissions } from "../state/types/card-view-state";
 
 /** Props of {@link CardPermissionsPanel}. */
 export interface CardPermissionsPanelProps {

@@ -1,5 +1,5 @@
 import type { LiveViewMemory, LiveViewState } from "./live-view-budget";
-import { initialFrameHeight } from "./frame-size";
+import { initialFrameHeight } from "../state/types/card-view-state";
 import "./card-stand-in.css";
 
 /** Props of {@link CardStandIn}. */

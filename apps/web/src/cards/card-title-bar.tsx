@@ -1,6 +1,6 @@
-import { PictureInPictureIcon } from "../components/common/icons";
+import { PictureInPictureIcon } from "../ui/icons";
 import { permissionLabels } from "../consent/permission-names";
-import type { CardPermissions } from "./card-view-state";
+import type { CardPermissions } from "../state/types/card-view-state";
 import type { DisplayMode } from "./display-mode";
 import { resultCutText, type ResultCut } from "./result-cut";
 

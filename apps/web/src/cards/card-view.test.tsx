@@ -7,9 +7,10 @@ import { outerFrameSandbox, sandboxTokenAllowList } from "@mcp-chat-host/sandbox
 import { act, StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { teardownCards } from "./page-cards";
+import { teardownCards } from "../state/page-cards";
 import { useHostStore } from "../state/host-store";
 import { resetStores } from "../test-support/reset-stores";
+import { showCards } from "../test-support/store-state";
 import { CardView } from "./card-view";
 import { resultCutMetaKey } from "./result-cut";
 import { startCardSocketServer, type CardSocketServer } from "./testing/card-socket-server";
@@ -68,6 +69,8 @@ async function renderCard(
   onClose: (instanceId: string) => void = () => undefined,
   shown: CardDescriptor = card,
 ) {
+  // The page holds the card (its `cards` entry) before its view mounts.
+  showCards([shown]);
   await act(async () => {
     root?.render(
       <StrictMode>

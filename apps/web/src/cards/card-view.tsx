@@ -4,12 +4,12 @@ import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { CardController } from "./card-controller";
 import { CardLogPanel } from "./card-log-panel";
 import type { CardResume } from "./card-controller-options";
-import type { TeardownReason } from "./page-cards";
+import type { TeardownReason } from "../state/page-cards";
 import { CardRequestPanel } from "./card-request-panel";
 import type { HostSocket } from "../socket/host-socket";
 import { useHostStore } from "../state/host-store";
 import type { CardCallbacks } from "./card-controller-options";
-import type { CardLogEntry } from "./card-view-state";
+import type { CardLogEntry } from "../state/types/card-view-state";
 import { CardPermissionsPanel } from "./card-permissions-panel";
 import { CardTitleBar } from "./card-title-bar";
 import { allowedDisplayModes, type DisplayMode } from "./display-mode";
@@ -18,15 +18,19 @@ import { DownloadConfirm } from "./download-confirm";
 import { FullscreenBar } from "./fullscreen-bar";
 import { PermissionPrompt } from "./permission-prompt";
 import { resultCutOf } from "./result-cut";
+import { resultText } from "./result-text";
 import { outerFrameReferrerPolicy, outerFrameSandbox } from "./frame-attributes";
-import { initialFrameHeight } from "./frame-size";
+import { initialFrameHeight } from "../state/types/card-view-state";
 import type { LiveViewControl } from "./live-view-budget";
-import type { Theme } from "./style-variables";
+import type { Theme } from "../state/theme-store";
 import "./card.css";
 
 /** Props of {@link CardView}. */
 export interface CardViewProps {
-  /** The card's descriptor (from `card:opened` or a conversation snapshot). */
+  /**
+   * The card's descriptor, as its `cards` entry holds it; what happened to the card since (its
+   * arguments, result, cancellation) is read from that entry.
+   */
   card: CardDescriptor;
   /** The chat the card shows in, or null (a pane). */
   chatId: string | null;
@@ -34,8 +38,6 @@ export interface CardViewProps {
   theme: Theme;
   /** The card was closed and torn down: remove it from the page. */
   onClose: (instanceId: string) => void;
-  /** The server filled a chat's input box with this card's message (`composer:fill`). */
-  onCompose?: (chatId: string, text: string) => void;
   /** A line was added to the card's log. */
   onLog?: (instanceId: string, entry: CardLogEntry) => void;
   /** The view reported its model context; `text` is the report's text. */
@@ -50,22 +52,6 @@ export interface CardViewProps {
   toolModelName?: string | null;
   /** The arming clock and delay of the card's consent questions (tests). */
   consentArming?: ConsentArmingOptions;
-}
-
-function resultText(result: Record<string, unknown> | null): string {
-  const content = result?.content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((block: unknown) =>
-      block !== null &&
-      typeof block === "object" &&
-      (block as { type?: unknown }).type === "text" &&
-      typeof (block as { text?: unknown }).text === "string"
-        ? (block as { text: string }).text
-        : "",
-    )
-    .filter((text) => text !== "")
-    .join("\n");
 }
 
 const modeLabels: Record<DisplayMode, string> = {
@@ -94,6 +80,7 @@ export function CardView(props: CardViewProps) {
   const [logShown, setLogShown] = useState(false);
   const [permissionsShown, setPermissionsShown] = useState(false);
   const state = useHostStore((store) => store.cardViews[card.instanceId]);
+  const entry = useHostStore((store) => store.cards[card.instanceId]);
 
   // What the effect below reads of the latest props without re-running for them: the card is
   // attached once per instance id, and later descriptor changes come over the socket.
@@ -105,7 +92,6 @@ export function CardView(props: CardViewProps) {
   }));
   const latestCallbacks = useEffectEvent((): CardCallbacks => ({
     onClose: props.onClose,
-    onCompose: props.onCompose,
     onLog: props.onLog,
     onReport: props.onReport,
   }));
@@ -160,13 +146,12 @@ export function CardView(props: CardViewProps) {
   }, [displayMode]);
 
   const status = state?.status ?? "attaching";
-  const title = state?.title ?? card.title;
-  const source = state?.source ?? card.source;
+  const { title, source, tool } = card;
+  const result = entry?.result ?? null;
   const unavailable = status === "error" || status === "closed";
   const enabled = status !== "closing" && status !== "closed";
   const declared = state?.declaredModes ?? undefined;
-  const fallback = resultText(state?.result ?? card.result);
-  const resultCut = resultCutOf(state?.result ?? card.result);
+  const fallback = resultText(result);
   const permissions = state?.permissions;
   const classes = [
     "mch-card",
@@ -209,7 +194,7 @@ export function CardView(props: CardViewProps) {
         <CardTitleBar
           title={title}
           source={source}
-          tool={state?.tool ?? card.tool}
+          tool={tool}
           toolModelName={props.toolModelName ?? null}
           reportedAt={state?.reportedAt ?? null}
           displayMode={displayMode}
@@ -219,7 +204,7 @@ export function CardView(props: CardViewProps) {
           permissions={permissions}
           permissionsShown={permissionsShown}
           onTogglePermissions={() => setPermissionsShown((shown) => !shown)}
-          resultCut={resultCut}
+          resultCut={resultCutOf(result)}
           logCount={state?.log.length ?? 0}
           enabled={enabled}
           onToggleRequest={() => setRequestShown((shown) => !shown)}
@@ -229,10 +214,10 @@ export function CardView(props: CardViewProps) {
         />
         {requestShown ? (
           <CardRequestPanel
-            tool={state?.tool ?? card.tool}
-            arguments={state?.arguments ?? card.arguments}
-            result={state?.result ?? card.result}
-            cancelled={state?.cancelled ?? card.cancelled ?? null}
+            tool={tool}
+            arguments={entry?.arguments ?? {}}
+            result={result}
+            cancelled={entry?.cancelled ?? null}
           />
         ) : null}
         {permissionsShown && permissions !== undefined && permissions.declared.length > 0 ? (

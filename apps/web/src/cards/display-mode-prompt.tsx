@@ -1,6 +1,6 @@
 import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { ConsentQuestion } from "../consent/consent-question";
-import type { PendingDisplayRequest } from "./card-view-state";
+import type { PendingDisplayRequest } from "../state/types/card-view-state";
 
 /** Props of {@link DisplayModePrompt}. */
 export interface DisplayModePromptProps {

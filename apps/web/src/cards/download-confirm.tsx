@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef } from "react";
-import { HostDialog } from "../components/common/host-dialog";
+import { HostDialog } from "../ui/host-dialog";
 import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { ConsentHint } from "../consent/consent-hint";
 import { useConsentArming } from "../consent/use-consent-arming";
-import type { PendingDownload } from "./card-view-state";
+import type { PendingDownload } from "../state/types/card-view-state";
 import { formatBytes } from "./download-files";
 
 /** Props of {@link DownloadConfirm}. */

@@ -1,6 +1,7 @@
 // What `ui/download-file` may save. The names come from the view, so they are reduced to a plain
 // file name before the person sees them or the browser uses them; the total size is capped so a
 // view cannot make the page build a huge Blob.
+import type { DownloadItem } from "../state/types/card-view-state";
 import { decideOpenLink } from "./open-link";
 
 /** Largest total a view may ask to download at once, in bytes (10 MB). */
@@ -11,25 +12,6 @@ export const maximumFileNameLength = 100;
 
 /** Name used when a resource's URI yields no usable file name. */
 export const fallbackFileName = "download";
-
-/** One file the host is about to save or open. */
-export type DownloadItem =
-  | {
-      readonly kind: "embedded";
-      readonly name: string;
-      readonly mimeType: string;
-      readonly bytes: number;
-      readonly content: { readonly text: string } | { readonly base64: string };
-    }
-  | {
-      readonly kind: "link";
-      readonly name: string;
-      readonly url: string;
-      /** The size the view declared, or null when it did not say. */
-      readonly bytes: number | null;
-      /** False for anything but http(s): such links are listed but never opened. */
-      readonly openable: boolean;
-    };
 
 /** What {@link planDownload} concluded. */
 export type DownloadPlan =

@@ -1,4 +1,4 @@
-import type { PendingDownload } from "./card-view-state";
+import type { PendingDownload } from "../state/types/card-view-state";
 
 /**
  * The one open download question of a card. A second request while one is open is declined, and

@@ -9,9 +9,6 @@
 /** Shrinks of at most this many pixels are ignored. */
 export const shrinkTolerancePixels = 4;
 
-/** Height of a card's iframe before its view reports one, in pixels. */
-export const initialFrameHeight = 240;
-
 /** Smallest height a view may shrink its frame to, in pixels. */
 export const minimumFrameHeight = 48;
 

@@ -10,7 +10,8 @@ import type {
 import type { Implementation, Tool } from "@modelcontextprotocol/client";
 import { offeredDisplayModes, type DisplayMode } from "./display-mode";
 import type { ContainerDimensions } from "./frame-size";
-import { hostStyleVariables, type CssVariableReader, type Theme } from "./style-variables";
+import type { Theme } from "../state/theme-store";
+import { hostStyleVariables, type CssVariableReader } from "./style-variables";
 
 /** Who the host is, in the `ui/initialize` answer. */
 export const cardHostInfo: Implementation = { name: "mcp-chat-host", version: "0.1.0" };

@@ -1,6 +1,7 @@
-// What the card's controller learns from its view's requests without changing how each is
-// answered: how many are still unanswered (a card with one in flight is in use), and the text of
-// the view's latest model context report (shown in the card's stand-in while it is paused).
+// What a card learns from its view's requests without changing how each is answered
+// (`createPageRequests` applies both): how many are still unanswered (a card with one in flight
+// is in use), and the text of the view's latest model context report (shown in the card's
+// stand-in while it is paused).
 
 /** A count of unanswered requests, shared by the wrapped handlers. */
 export interface InFlightCounter {

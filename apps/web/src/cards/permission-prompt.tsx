@@ -1,7 +1,7 @@
 import type { ConsentArmingOptions } from "../consent/consent-arming";
 import { ConsentQuestion } from "../consent/consent-question";
 import { permissionList } from "../consent/permission-names";
-import type { PendingPermissionRequest } from "./card-view-state";
+import type { PendingPermissionRequest } from "../state/types/card-view-state";
 
 /** Props of {@link PermissionPrompt}. */
 export interface PermissionPromptProps {

@@ -1,9 +1,4 @@
-/** A question on screen: what it asks, and how the person answers it. */
-export type Pending<Q> = Q & {
-  /** Answers the question; the first answer counts. */
-  answer: (accepted: boolean) => void;
-};
-
+import type { Pending } from "../state/types/card-view-state";
 /**
  * The one open yes/no question of a card of some kind (full screen, permissions). A second
  * question while one is open gets no answer (null) at once; {@link withdraw} takes the open one

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resultCutMetaKey, resultCutOf, resultCutText } from "./result-cut";
 
-describe("resultCutOf (issue 9, item 15)", () => {
+describe("resultCutOf", () => {
   it("reads the host's cut note", () => {
     const result = {
       content: [{ type: "text", text: "…" }],

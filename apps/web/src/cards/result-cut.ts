@@ -1,4 +1,4 @@
-// A tool result the host cut (issue 9, item 15) says so in its `_meta`
+// A tool result the host cut to its size cap says so in its `_meta`
 // (packages/host/src/sources/capped-result.ts); the card's title bar shows it.
 
 /** Where a cut result says so in its `_meta`. */

@@ -2,9 +2,7 @@
 // the chat. A subset of the spec's standard keys; each value is the page's own CSS variable of
 // the same name when the page defines one on :root, else this palette's value for the theme.
 import type { McpUiStyles } from "@modelcontextprotocol/ext-apps/app-bridge";
-
-/** The page's colour theme. */
-export type Theme = "light" | "dark";
+import type { Theme } from "../state/theme-store";
 
 type Palette = Readonly<Record<string, string>>;
 

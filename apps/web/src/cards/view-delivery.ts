@@ -32,8 +32,8 @@ function messageOf(error: unknown): string {
 
 /**
  * Holds the opening call's outcome and sends the view what it should get, in the spec's order.
- * The outcome may be known before the bridge exists (from the descriptor, or a socket event
- * during attach); it is sent when the view is ready for it.
+ * The outcome may be known before the bridge exists (the card's `cards` entry, at the start or
+ * changed during attach); it is sent when the view is ready for it.
  */
 export class ViewDelivery {
   #bridge: AppBridge | null = null;
@@ -104,7 +104,7 @@ export class ViewDelivery {
   ): void {
     this.#bridge = bridge;
     this.#page = page;
-    // The reply may be older than a `card:input` already heard; the final arguments win.
+    // The reply may be older than final arguments already heard; the final arguments win.
     if (this.#finalInput === null) {
       this.#streaming = page.inputStreaming === true;
       // An empty guess tells the view nothing; it waits for the first real one.
@@ -117,7 +117,7 @@ export class ViewDelivery {
   }
 
   /**
-   * The model wrote more of the arguments (`card:input-partial`). Ignored once the arguments are
+   * The model wrote more of the arguments (`tool-input-delta`). Ignored once the arguments are
    * final or `tool-input` went out; before `initialized`, only the newest is kept.
    *
    * @returns true when it became the latest guess.
@@ -130,7 +130,7 @@ export class ViewDelivery {
   }
 
   /**
-   * The arguments are final (`card:input`): they become the view's `tool-input`. Ignored when
+   * The arguments are final (`tool-input-available`): they become the view's `tool-input`. Ignored when
    * final arguments are already known.
    *
    * @returns true when they became the input.
@@ -223,7 +223,7 @@ export class ViewDelivery {
 
   /**
    * The final arguments, or null while the model is still writing them. An outcome means the call
-   * ran, so its arguments are as final as they will get even if `card:input` was missed.
+   * ran, so its arguments are as final as they will get even if `tool-input-available` was missed.
    */
   #inputNow(page: DeliveredPage): Record<string, unknown> | null {
     if (this.#finalInput !== null) return this.#finalInput;

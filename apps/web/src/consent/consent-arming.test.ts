@@ -7,7 +7,7 @@ function armingAt(start = 10_000, delayMs = 600) {
   return { clock, arming };
 }
 
-describe("ConsentArming (issue 9, item 1)", () => {
+describe("ConsentArming", () => {
   it("is unarmed until the dialog has been visible for the delay", () => {
     const { clock, arming } = armingAt();
     expect(arming.isArmed()).toBe(false);

@@ -1,5 +1,5 @@
 import { type ReactNode, useId, useRef } from "react";
-import { HostDialog } from "../components/common/host-dialog";
+import { HostDialog } from "../ui/host-dialog";
 import type { ConsentArmingOptions } from "./consent-arming";
 import { ConsentHint } from "./consent-hint";
 import { useConsentArming } from "./use-consent-arming";

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ReplyChunk } from "@mcp-chat-host/protocol";
 import { useHostStore } from "../state/host-store";
-import { toolRowOf } from "../state/tools-slice";
+import { messageText } from "../state/messages-slice";
 
 import { resetStores } from "../test-support/reset-stores";
 
@@ -13,19 +14,12 @@ import {
   chatMessage,
   conversationSummary,
 } from "../test-support/records";
+import { chunkEvent, sampleReply, sampleReplyParts } from "../test-support/reply-chunks";
 import { bindServerEvents } from "./bind-server-events";
+import { onFreshSnapshotWanted } from "./delta-order";
 
 let socket: FakeSocket;
 let unbind: () => void;
-
-/** A tool call's row as the page shows it: derived from its message and its live activity. */
-function rowOf(toolCallId: string, messageId = "m1") {
-  const state = useHostStore.getState();
-  const message = state.messagesByChat.chat?.byId[messageId];
-  return message === undefined
-    ? undefined
-    : toolRowOf(message, toolCallId, state.toolActivity[toolCallId]);
-}
 
 beforeEach(() => {
   resetStores();
@@ -44,66 +38,148 @@ describe("server events", () => {
     expect(window.location.hash).toBe("#/c/fresh");
   });
 
-  it("follows a tool call from start to finish under its message", () => {
-    showMessages("conv-1", []);
-    socket.serverEmit("message:created", { message: chatMessage("m1", { status: "streaming" }) });
-    socket.serverEmit("tool:started", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      toolCallId: "t1",
-      name: "slow-sum",
-      arguments: { a: 1 },
+  it("applies a reply's chunks in order: text, a call with its card, a refused call", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+    for (const chunk of sampleReply) socket.serverEmit("message:chunk", chunkEvent(chunk));
+    const state = useHostStore.getState();
+    expect(state.messagesByChat.chat?.byId.m1?.parts).toEqual(sampleReplyParts);
+    // The card is the call's child, registered with what its call said.
+    expect(state.cards["host-1"]?.result).toEqual({ content: [{ type: "text", text: "opened" }] });
+    expect(state.cards["host-1"]?.cancelled).toBeNull();
+    // The clock of a call is what the tab heard while it ran.
+    expect(state.toolClocks.c1).toEqual({
       startedAt: 1_000,
-    });
-    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([
-      { type: "tool-call", toolCallId: "t1", name: "slow-sum", arguments: { a: 1 } },
-    ]);
-    expect(rowOf("t1")?.status).toBe("running");
-    socket.serverEmit("tool:progress", { chatId: "chat", toolCallId: "t1", progress: 2, total: 4 });
-    expect(rowOf("t1")?.progress).toEqual({ progress: 2, total: 4 });
-    socket.serverEmit("tool:finished", {
-      chatId: "chat",
-      toolCallId: "t1",
-      name: "slow-sum",
-      isError: false,
-      value: { sum: 3 },
-      durationMs: 1_500,
-    });
-    const row = rowOf("t1");
-    expect(row?.status).toBe("done");
-    expect(row?.value).toEqual({ sum: 3 });
-    expect(row?.arguments).toEqual({ a: 1 });
-    expect(row?.durationMs).toBe(1_500);
-  });
-
-  it("shows a refused call under the chat's last reply even when it never started", () => {
-    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
-    socket.serverEmit("tool:refused", {
-      chatId: "chat",
-      toolCallId: "t9",
-      name: "delete-all",
-      reason: "Not allowed.",
-    });
-    expect(rowOf("t9")).toMatchObject({
-      status: "refused",
-      reason: "Not allowed.",
-      messageId: "m1",
-      name: "delete-all",
-    });
-    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts[0]).toMatchObject({
-      type: "tool-call",
-      toolCallId: "t9",
+      durationMs: 250,
+      progress: { progress: 1, total: 2, message: "Half" },
     });
   });
 
-  it("mounts a card under its message, then records its result", () => {
+  it("joins a reply mid-way from a snapshot and applies what follows, nothing twice", () => {
+    const whole = sampleReply.length;
+    for (let read = 0; read <= whole; read++) {
+      // The snapshot holds the first `read` chunks; the tab then hears some of them again.
+      resetStores();
+      const reader = new FakeSocket();
+      const stop = bindServerEvents(reader);
+      showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+      for (const chunk of sampleReply.slice(0, read)) {
+        reader.serverEmit("message:chunk", chunkEvent(chunk));
+      }
+      const snapshot = useHostStore.getState();
+      showMessages("conv-1", [snapshot.messagesByChat.chat!.byId.m1!]);
+      useHostStore.setState({ cards: snapshot.cards });
+      for (const chunk of sampleReply.slice(Math.max(0, read - 4))) {
+        reader.serverEmit("message:chunk", chunkEvent(chunk));
+      }
+      expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual(sampleReplyParts);
+      expect(Object.keys(useHostStore.getState().cards)).toEqual(["host-1"]);
+      stop();
+    }
+  });
+
+  it("asks for a fresh snapshot when text before a delta was missed", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming", text: "Hel" })]);
+    let wanted = 0;
+    const stop = onFreshSnapshotWanted(() => wanted++);
+    socket.serverEmit(
+      "message:chunk",
+      chunkEvent({ type: "text-delta", id: "t", delta: "world", offset: 6 }),
+    );
+    stop();
+    expect(wanted).toBe(1);
+    expect(messageText(useHostStore.getState().messagesByChat.chat!.byId.m1!)).toBe("Hel");
+  });
+
+  it("drops a withdrawn card from its call and the page, keeping the call's refused row", () => {
     showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
-    socket.serverEmit("card:opened", { card: cardDescriptor("host-1", { messageId: "m1" }) });
-    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([
-      { type: "card", instanceId: "host-1" },
+    const chunks: ReplyChunk[] = [
+      { type: "tool-input-start", toolCallId: "c1", toolName: "open-notes", startedAt: 1 },
+      { type: "data-card", toolCallId: "c1", card: cardDescriptor("host-1", { messageId: "m1" }) },
+      {
+        type: "data-card-withdrawn",
+        toolCallId: "c1",
+        instanceId: "host-1",
+        reason: "The arguments were not valid JSON.",
+      },
+      {
+        type: "tool-output-denied",
+        toolCallId: "c1",
+        reason: "The arguments were not valid JSON.",
+      },
+    ];
+    for (const chunk of chunks) socket.serverEmit("message:chunk", chunkEvent(chunk));
+    const state = useHostStore.getState();
+    expect(state.cards["host-1"]).toBeUndefined();
+    expect(state.messagesByChat.chat?.byId.m1?.parts).toEqual([
+      {
+        type: "tool",
+        toolCallId: "c1",
+        name: "open-notes",
+        state: "output-denied",
+        input: {},
+        errorText: "The arguments were not valid JSON.",
+      },
     ]);
-    socket.serverEmit("card:result", { instanceId: "host-1", result: { content: [] } });
+  });
+
+  it("gives a card its call's error result, or its cancellation when the call has none", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+    for (const [toolCallId, instanceId] of [
+      ["c1", "host-1"],
+      ["c2", "host-2"],
+    ] as const) {
+      socket.serverEmit(
+        "message:chunk",
+        chunkEvent({ type: "tool-input-start", toolCallId, toolName: "open-notes", startedAt: 1 }),
+      );
+      socket.serverEmit(
+        "message:chunk",
+        chunkEvent({ type: "data-card", toolCallId, card: cardDescriptor(instanceId) }),
+      );
+    }
+    const failed = { content: [{ type: "text", text: "No such note." }], isError: true };
+    socket.serverEmit(
+      "message:chunk",
+      chunkEvent({
+        type: "tool-output-error",
+        toolCallId: "c1",
+        errorText: "No such note.",
+        cardResult: failed,
+        durationMs: 5,
+      }),
+    );
+    socket.serverEmit(
+      "message:chunk",
+      chunkEvent({
+        type: "tool-output-error",
+        toolCallId: "c2",
+        errorText: "Stopped.",
+        durationMs: 5,
+      }),
+    );
+    const { cards } = useHostStore.getState();
+    expect(cards["host-1"]).toMatchObject({ result: failed, cancelled: null });
+    expect(cards["host-2"]).toMatchObject({ result: null, cancelled: "Stopped." });
+  });
+
+  it("ignores chunks of a reply of another conversation", () => {
+    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
+    socket.serverEmit("message:chunk", {
+      ...chunkEvent({ type: "text-delta", id: "t", delta: "elsewhere", offset: 0 }),
+      conversationId: "conv-2",
+    });
+    socket.serverEmit("message:chunk", {
+      ...chunkEvent({ type: "tool-input-start", toolCallId: "c1", toolName: "x", startedAt: 1 }),
+      conversationId: "conv-2",
+    });
+    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([]);
+  });
+
+  it("mounts a card shown by hand, then records that the server closed it", () => {
+    showMessages("conv-1", []);
+    socket.serverEmit("card:opened", {
+      card: cardDescriptor("host-1", { chatId: null, result: { content: [] } }),
+    });
     expect(useHostStore.getState().cards["host-1"]?.result).toEqual({ content: [] });
     socket.serverEmit("card:closed", { instanceId: "host-1", reason: "source gone" });
     expect(useHostStore.getState().cards["host-1"]?.closedByServer).toBe("source gone");
@@ -111,83 +187,22 @@ describe("server events", () => {
     expect(useHostStore.getState().cards["host-1"]?.closed).toBeNull();
   });
 
-  it("drops a withdrawn card from its reply and the page, keeping the call's row", () => {
+  it("records a card's input as the model writes it; the first complete one stays", () => {
     showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
-    socket.serverEmit("card:opened", { card: cardDescriptor("host-1", { messageId: "m1" }) });
-    socket.serverEmit("tool:started", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      toolCallId: "t1",
-      name: "open-notes",
-      arguments: {},
-      startedAt: 1_000,
-    });
-    socket.serverEmit("card:withdrawn", {
-      instanceId: "host-1",
-      reason: "Tool call rejected. The arguments were not valid JSON.",
-    });
-    const state = useHostStore.getState();
-    expect(state.cards["host-1"]).toBeUndefined();
-    expect(state.messagesByChat.chat?.byId.m1?.parts.map((part) => part.type)).toEqual([
-      "tool-call",
-    ]);
-  });
-
-  it("puts a card right after the call that opened it, as the server stores them", () => {
-    showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
-    socket.serverEmit("message:delta", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      delta: "Opening.",
-    });
-    // The card opens while the model still writes the arguments, before its call starts.
-    socket.serverEmit("card:opened", {
-      card: cardDescriptor("host-1", { messageId: "m1", inputStreaming: true }),
-    });
-    socket.serverEmit("tool:started", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      toolCallId: "t1",
-      name: "open-notes",
-      source: "notes",
-      modelName: "notes__open-notes",
-      arguments: {},
-      startedAt: 1,
-    });
-    // A second call whose card opens once it runs.
-    socket.serverEmit("tool:started", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      toolCallId: "t2",
-      name: "open-notes",
-      source: "notes",
-      arguments: {},
-      startedAt: 2,
-    });
-    socket.serverEmit("card:opened", { card: cardDescriptor("host-2", { messageId: "m1" }) });
-    expect(useHostStore.getState().messagesByChat.chat?.byId.m1?.parts).toEqual([
-      { type: "text", text: "Opening." },
-      {
-        type: "tool-call",
-        toolCallId: "t1",
-        name: "open-notes",
-        source: "notes",
-        modelName: "notes__open-notes",
-        arguments: {},
-      },
-      { type: "card", instanceId: "host-1", toolCallId: "t1" },
-      { type: "tool-call", toolCallId: "t2", name: "open-notes", source: "notes", arguments: {} },
-      { type: "card", instanceId: "host-2", toolCallId: "t2" },
-    ]);
-    expect(rowOf("t1")).toMatchObject({
-      name: "open-notes",
-      source: "notes",
-      modelName: "notes__open-notes",
-    });
+    const card = cardDescriptor("host-1", { messageId: "m1", arguments: {}, inputStreaming: true });
+    const send = (chunk: ReplyChunk) => socket.serverEmit("message:chunk", chunkEvent(chunk));
+    send({ type: "tool-input-start", toolCallId: "c1", toolName: "open-notes", startedAt: 1 });
+    send({ type: "data-card", toolCallId: "c1", card });
+    const entry = () => useHostStore.getState().cards["host-1"];
+    expect(entry()).toMatchObject({ arguments: {}, inputFinal: false });
+    send({ type: "tool-input-delta", toolCallId: "c1", input: { q: "ca" } });
+    expect(entry()).toMatchObject({ arguments: { q: "ca" }, inputFinal: false });
+    send({ type: "tool-input-available", toolCallId: "c1", input: { q: "cats" } });
+    send({ type: "tool-input-delta", toolCallId: "c1", input: { q: "late" } });
+    send({ type: "tool-input-available", toolCallId: "c1", input: { q: "again" } });
+    expect(entry()).toMatchObject({ arguments: { q: "cats" }, inputFinal: true });
+    // The descriptor stays as the card was opened.
+    expect(entry()?.descriptor.arguments).toEqual({});
   });
 
   it("keeps each chat's tool list once, as last sent", () => {

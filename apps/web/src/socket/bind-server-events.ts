@@ -1,4 +1,4 @@
-import type { ServerEvents } from "@mcp-chat-host/protocol";
+import type { ReplyChunk, ServerEvents } from "@mcp-chat-host/protocol";
 import { useHostStore } from "../state/host-store";
 import { messageText } from "../state/messages-slice";
 import { writeConversationHash } from "../url/conversation-hash";
@@ -16,35 +16,69 @@ function messageArrived({ message }: ServerEvents["message:created"]): void {
 }
 
 /**
- * More text of a reply, placed by its offset: text the tab has is skipped, and a delta past the
- * end (some were missed, e.g. while the server's link to other nodes was down) asks for a fresh
- * snapshot instead.
+ * One chunk of a reply being written, applied in the order the server sent it. A text delta is
+ * placed by its offset first: text the tab has is skipped, and a delta past the end (some were
+ * missed, e.g. while the server's link to other nodes was down) asks for a fresh snapshot instead.
  */
-function deltaArrived(event: ServerEvents["message:delta"]): void {
-  const message = store().messagesByChat[event.chatId]?.byId[event.messageId];
-  if (message === undefined || store().currentConversationId !== event.conversationId) return;
-  const placed = placeDelta(messageText(message).length, event);
-  if (placed.kind === "gap") wantFreshSnapshot();
-  else if (placed.kind === "append") store().applyDelta({ ...event, delta: placed.text });
+function chunkArrived(event: ServerEvents["message:chunk"]): void {
+  const { chunk } = event;
+  if (chunk.type === "text-delta") {
+    const message = store().messagesByChat[event.chatId]?.byId[event.messageId];
+    if (message === undefined || store().currentConversationId !== event.conversationId) return;
+    const placed = placeDelta(messageText(message).length, chunk);
+    if (placed.kind === "gap") wantFreshSnapshot();
+    else if (placed.kind === "append") {
+      store().replyChunkArrived({ ...event, chunk: { ...chunk, delta: placed.text } });
+    }
+    return;
+  }
+  const moved = store().replyChunkArrived(event);
+  if (moved?.instanceId !== undefined) cardFactsArrived(moved.instanceId, chunk);
+}
+
+/**
+ * What a tool part's chunk says of the part's card, told to the cards slice by the same actions
+ * any reader of the server's stream uses: the input as the model writes it, then the call's
+ * result, or why it has none.
+ */
+function cardFactsArrived(instanceId: string, chunk: ReplyChunk): void {
+  switch (chunk.type) {
+    case "tool-input-delta":
+      store().cardInputChanged(instanceId, chunk.input, false);
+      break;
+    case "tool-input-available":
+      store().cardInputChanged(instanceId, inputObject(chunk.input), true);
+      break;
+    case "tool-output-available":
+      if (chunk.cardResult !== undefined) store().cardResulted(instanceId, chunk.cardResult);
+      break;
+    case "tool-output-error":
+      // A tool's own error result is the card's result; a call that threw or was stopped has none.
+      if (chunk.cardResult !== undefined) store().cardResulted(instanceId, chunk.cardResult);
+      else store().cardCancelled(instanceId, chunk.errorText);
+      break;
+    case "tool-output-denied":
+      store().cardCancelled(instanceId, chunk.reason);
+      break;
+    default:
+      break;
+  }
+}
+
+/** A call's complete input as a card's arguments (an input that is no object gives none). */
+function inputObject(input: unknown): Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : {};
 }
 
 /** The listeners that apply each server event to the store, each with one action. */
 function serverListeners(): ServerListeners {
   return {
     "message:created": messageArrived,
-    "message:delta": deltaArrived,
+    "message:chunk": chunkArrived,
     "message:updated": messageArrived,
-    "tool:started": (event) => store().toolStarted(event),
-    "tool:progress": (event) => store().toolProgressed(event),
-    "tool:finished": (event) => store().toolFinished(event),
-    "tool:refused": (event) => store().toolRefused(event),
     "card:opened": ({ card }) => store().cardOpened(card),
-    "card:result": ({ instanceId, result }) => store().cardResulted(instanceId, result),
-    "card:cancelled": ({ instanceId, reason }) => store().cardCancelled(instanceId, reason),
-    "card:withdrawn": ({ instanceId }) => store().cardWithdrawn(instanceId),
-    // The card's own controller relays these to its view (cards/card-socket-events.ts).
-    "card:input-partial": () => {},
-    "card:input": () => {},
     "card:closed": ({ instanceId, reason }) => store().cardClosedByServer(instanceId, reason),
     "composer:fill": ({ chatId, text, instanceId }) => {
       // The box names the app that wrote the text.

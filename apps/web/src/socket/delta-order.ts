@@ -1,6 +1,4 @@
-import type { ServerEvents } from "@mcp-chat-host/protocol";
-
-/** Where a `message:delta` goes in a reply the tab shows. */
+/** Where a reply's text delta (`text-delta`) goes in the reply the tab shows. */
 export type DeltaPlacement =
   /** Text to add at the end (the delta, or its part the tab does not have yet). */
   | { kind: "append"; text: string }
@@ -20,7 +18,7 @@ export type DeltaPlacement =
  */
 export function placeDelta(
   textLength: number,
-  event: Pick<ServerEvents["message:delta"], "delta" | "offset">,
+  event: { delta: string; offset?: number },
 ): DeltaPlacement {
   if (event.offset === undefined) return { kind: "append", text: event.delta };
   if (event.offset > textLength) return { kind: "gap" };

@@ -1,5 +1,5 @@
 import type { ConversationSnapshot, SessionSnapshot } from "@mcp-chat-host/protocol";
-import { teardownCards } from "../cards/page-cards";
+import { teardownCards } from "./page-cards";
 import { writeConversationHash } from "../url/conversation-hash";
 import { useHostStore } from "./host-store";
 

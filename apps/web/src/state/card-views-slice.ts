@@ -1,4 +1,4 @@
-import { maximumLogEntries } from "../cards/card-view-state";
+import { maximumLogEntries } from "./types/card-view-state";
 import type { HostSliceCreator } from "./host-state";
 import type { CardViewsSlice } from "./types/card-views";
 

@@ -1,12 +1,13 @@
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
-import type { HostSliceCreator, HostState } from "./host-state";
-import type { CardOrigins } from "./part-placement";
+import type { HostSliceCreator } from "./host-state";
 import type { CardEntry, CardsSlice } from "./types/cards";
 
-/** A card's entry as its descriptor says. */
-function cardEntryOf(descriptor: CardDescriptor): CardEntry {
+/** A card's entry as its descriptor says (what the server said when it sent the descriptor). */
+export function cardEntryOf(descriptor: CardDescriptor): CardEntry {
   return {
     descriptor,
+    arguments: descriptor.arguments,
+    inputFinal: descriptor.inputStreaming !== true,
     result: descriptor.result,
     cancelled: descriptor.cancelled ?? null,
     closed: descriptor.closed === true ? "closed" : null,
@@ -28,31 +29,23 @@ export function paneEntries(cards: Record<string, CardEntry>): Record<string, Ca
   );
 }
 
-/**
- * The tool behind each card the page knows (descriptors never change once opened), to put a card
- * right after the call that opened it (`part-placement.ts`).
- */
-export function cardOriginsOf(state: Pick<HostState, "cards">): CardOrigins {
-  return (instanceId) => {
-    const descriptor = state.cards[instanceId]?.descriptor;
-    return descriptor === undefined
-      ? undefined
-      : { tool: descriptor.tool, source: descriptor.source };
-  };
-}
-
 /** The cards slice. */
 export const createCardsSlice: HostSliceCreator<CardsSlice> = (set) => {
   function change(instanceId: string, changed: (entry: CardEntry) => CardEntry): void {
     set((state) => {
       const entry = state.cards[instanceId];
-      return entry === undefined
-        ? state
-        : { cards: { ...state.cards, [instanceId]: changed(entry) } };
+      if (entry === undefined) return state;
+      const next = changed(entry);
+      return next === entry ? state : { cards: { ...state.cards, [instanceId]: next } };
     });
   }
   return {
     cards: {},
+    cardInputChanged(instanceId, args, final) {
+      change(instanceId, (entry) =>
+        entry.inputFinal ? entry : { ...entry, arguments: args, inputFinal: final },
+      );
+    },
     cardResulted(instanceId, result) {
       change(instanceId, (entry) => ({ ...entry, result, cancelled: null }));
     },

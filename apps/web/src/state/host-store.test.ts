@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import type { ReplyChunk } from "@mcp-chat-host/protocol";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetStores } from "../test-support/reset-stores";
 import {
@@ -7,16 +8,26 @@ import {
   conversationSnapshot,
   sessionSnapshot,
 } from "../test-support/records";
+import { chunkEvent } from "../test-support/reply-chunks";
 import { showMessages } from "../test-support/store-state";
 import { useHostStore } from "./host-store";
 import { composerOf } from "./composer-slice";
 import { messageText } from "./messages-slice";
-import { toolRowOf } from "./tools-slice";
 
 const store = useHostStore.getState;
 
 function chatIds(chatId = "chat"): string[] {
   return store().messagesByChat[chatId]?.order ?? [];
+}
+
+/** A text delta of a reply (already placed by its offset, as the socket's listener does). */
+function textDelta(messageId: string, delta: string) {
+  return chunkEvent({ type: "text-delta", id: "text-1", delta, offset: 0 }, messageId);
+}
+
+/** The reply `messageId` gets more text. */
+function written(messageId: string, delta: string): void {
+  store().replyChunkArrived(textDelta(messageId, delta));
 }
 
 function textOf(messageId: string, chatId = "chat"): string {
@@ -27,11 +38,11 @@ function textOf(messageId: string, chatId = "chat"): string {
 beforeEach(() => resetStores());
 
 describe("the messages slice", () => {
-  it("applies created → delta → updated into one message", () => {
+  it("applies created → chunks → updated into one message", () => {
     showMessages("conv-1", []);
     store().messageArrived(chatMessage("m1", { status: "streaming" }));
-    store().applyDelta({ conversationId: "conv-1", chatId: "chat", messageId: "m1", delta: "Hel" });
-    store().applyDelta({ conversationId: "conv-1", chatId: "chat", messageId: "m1", delta: "lo" });
+    written("m1", "Hel");
+    written("m1", "lo");
     expect(textOf("m1")).toBe("Hello");
     expect(store().messagesByChat.chat?.byId.m1?.status).toBe("streaming");
     store().messageArrived(chatMessage("m1", { text: "Hello!", status: "complete" }));
@@ -51,7 +62,7 @@ describe("the messages slice", () => {
     showMessages("conv-1", []);
     store().messageArrived(chatMessage("m1", { seq: 1, role: "user", text: "hi" }));
     store().messageArrived(chatMessage("m2", { seq: 2, status: "streaming" }));
-    store().applyDelta({ conversationId: "conv-1", chatId: "chat", messageId: "m2", delta: "par" });
+    written("m2", "par");
     // The reconnect's snapshot holds the same messages, further along.
     showMessages(
       "conv-1",
@@ -65,12 +76,7 @@ describe("the messages slice", () => {
     expect(textOf("m2")).toBe("partial");
     expect(store().runningChats.chat).toBe(true);
     // Deltas after the snapshot continue the snapshot's text.
-    store().applyDelta({
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m2",
-      delta: " reply",
-    });
+    written("m2", " reply");
     expect(textOf("m2")).toBe("partial reply");
   });
 
@@ -94,7 +100,7 @@ describe("the messages slice", () => {
     showMessages("conv-1", []);
     expect(store().messageArrived(chatMessage("x", { conversationId: "conv-2" }))).toBe(false);
     store().messageArrived(chatMessage("m1", { status: "streaming" }));
-    store().applyDelta({ conversationId: "conv-2", chatId: "chat", messageId: "m1", delta: "no" });
+    store().replyChunkArrived({ ...textDelta("m1", "no"), conversationId: "conv-2" });
     expect(chatIds()).toEqual(["m1"]);
     expect(textOf("m1")).toBe("");
   });
@@ -105,83 +111,60 @@ describe("the messages slice", () => {
     expect(store().currentConversationId).toBe("new-conv");
   });
 
-  it("ignores a delta for a message it does not know", () => {
+  it("ignores a chunk for a message it does not know", () => {
     showMessages("conv-1", []);
-    store().applyDelta({
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "ghost",
-      delta: "x",
-    });
+    written("ghost", "x");
     expect(store().messagesByChat.chat).toBeUndefined();
   });
 
   it("starts a new text part after a tool call, so text shows where it was written", () => {
     showMessages("conv-1", []);
     store().messageArrived(chatMessage("m1", { status: "streaming" }));
-    store().applyDelta({
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      delta: "Before",
-    });
-    const started = {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
+    written("m1", "Before");
+    const started = chunkEvent({
+      type: "tool-input-start",
       toolCallId: "t1",
-      name: "get-time",
-      arguments: {},
+      toolName: "get-time",
       startedAt: 1,
-    };
-    store().toolStarted(started);
-    store().toolStarted(started);
-    store().applyDelta({
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      delta: "After",
     });
+    store().replyChunkArrived(started);
+    store().replyChunkArrived(started);
+    written("m1", "After");
     expect(store().messagesByChat.chat?.byId.m1?.parts.map((part) => part.type)).toEqual([
       "text",
-      "tool-call",
+      "tool",
       "text",
     ]);
   });
 });
 
 describe("the page's one store", () => {
-  it("derives a tool row from its message's parts and the call's live activity", () => {
+  it("moves a tool part on with its chunks and keeps the call's clock beside it", () => {
     showMessages("conv-1", [chatMessage("m1", { status: "streaming" })]);
-    store().toolStarted({
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m1",
-      toolCallId: "t1",
-      name: "sum",
-      arguments: { a: 1 },
-      startedAt: 5,
-    });
-    const rowNow = () => {
-      const message = store().messagesByChat.chat?.byId.m1;
-      return message === undefined ? undefined : toolRowOf(message, "t1", store().toolActivity.t1);
-    };
-    expect(rowNow()).toMatchObject({ name: "sum", status: "running", startedAt: 5 });
-    // The stored reply carries the result; a call left running in a finished reply is unfinished.
-    store().messageArrived(
-      chatMessage("m1", {
-        parts: [
-          { type: "tool-call", toolCallId: "t1", name: "sum", arguments: { a: 1 } },
-          { type: "tool-result", toolCallId: "t1", name: "sum", isError: false, value: 1 },
-        ],
-      }),
-    );
-    expect(rowNow()).toMatchObject({ status: "done", value: 1, arguments: { a: 1 } });
-    const unfinished = chatMessage("m2", {
-      status: "stopped",
-      parts: [{ type: "tool-call", toolCallId: "t2", name: "sum", arguments: {} }],
-    });
-    expect(toolRowOf(unfinished, "t2")?.status).toBe("unfinished");
+    const moved = (chunk: ReplyChunk) => store().replyChunkArrived(chunkEvent(chunk));
+    expect(
+      moved({ type: "tool-input-start", toolCallId: "t1", toolName: "sum", startedAt: 5 }),
+    ).toMatchObject({ state: "input-streaming" });
+    expect(
+      moved({ type: "tool-input-available", toolCallId: "t1", input: { a: 1 } }),
+    ).toMatchObject({ state: "input-available", input: { a: 1 } });
+    // A chunk for a state the part is already in moves nothing.
+    expect(moved({ type: "tool-input-available", toolCallId: "t1", input: { a: 1 } })).toBeNull();
+    moved({ type: "tool-output-available", toolCallId: "t1", output: 1, durationMs: 7 });
+    expect(store().messagesByChat.chat?.byId.m1?.parts).toEqual([
+      {
+        type: "tool",
+        toolCallId: "t1",
+        name: "sum",
+        state: "output-available",
+        input: { a: 1 },
+        output: 1,
+      },
+    ]);
+    expect(store().toolClocks.t1).toEqual({ startedAt: 5, durationMs: 7, progress: null });
+    // A snapshot of another conversation forgets the clocks of calls it does not show.
+    store().applyConversationSnapshot(conversationSnapshot("conv-2"));
+    expect(store().toolClocks).toEqual({});
   });
 
   it("keeps the session's panes when another conversation opens, and drops its cards", () => {

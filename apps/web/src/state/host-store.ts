@@ -1,5 +1,6 @@
 import { create } from "zustand";
-import type { CardViewAccess } from "../cards/card-view-state";
+import type { CardViewAccess } from "./types/card-view-state";
+import type { CardEntryAccess } from "./types/cards";
 import { createApprovalsSlice } from "./approvals-slice";
 import { createCardViewsSlice } from "./card-views-slice";
 import { createCardsSlice } from "./cards-slice";
@@ -40,4 +41,14 @@ export const cardViewAccess: CardViewAccess = {
   appendLog: (instanceId, entry) => useHostStore.getState().appendCardLog(instanceId, entry),
   remove: (instanceId) => useHostStore.getState().removeCardView(instanceId),
   get: (instanceId) => useHostStore.getState().cardViews[instanceId],
+};
+
+/** The cards in {@link useHostStore}, as a card's controller follows its own. */
+export const cardEntryAccess: CardEntryAccess = {
+  get: (instanceId) => useHostStore.getState().cards[instanceId],
+  watch: (instanceId, listener) =>
+    useHostStore.subscribe((state, previous) => {
+      const entry = state.cards[instanceId];
+      if (entry !== undefined && entry !== previous.cards[instanceId]) listener(entry);
+    }),
 };

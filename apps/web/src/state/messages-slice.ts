@@ -75,19 +75,6 @@ export const createMessagesSlice: HostSliceCreator<MessagesSlice> = (set) => ({
   messagesByChat: {},
   runningChats: {},
   earlierMessages: noEarlierMessages,
-  applyDelta(event) {
-    set((state) => {
-      if (state.currentConversationId !== event.conversationId) return state;
-      return withChangedMessage(state, event.chatId, event.messageId, (message) => {
-        const parts = [...message.parts];
-        const last = parts[parts.length - 1];
-        if (last?.type === "text") {
-          parts[parts.length - 1] = { ...last, text: last.text + event.delta };
-        } else parts.push({ type: "text", text: event.delta });
-        return { ...message, parts };
-      });
-    });
-  },
   setRunning(chatId, running) {
     set((state) => ({ runningChats: { ...state.runningChats, [chatId]: running } }));
   },

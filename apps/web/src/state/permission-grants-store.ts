@@ -1,4 +1,4 @@
-// The person's answers about a view's powerful permissions, per source (issue 9, item 7).
+// The person's answers about a view's powerful permissions, per source.
 //
 // Kept in this browser's localStorage, on the host page's origin, not in the server's store:
 // the permission itself is the browser's (its own grant of the camera is per browser profile

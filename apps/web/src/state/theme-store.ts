@@ -1,6 +1,8 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
-import type { Theme } from "../cards/style-variables";
+
+/** The page's colour theme. */
+export type Theme = "light" | "dark";
 
 /** The `localStorage` key holding the person's theme choice. */
 const themeStorageKey = "mcp-chat-host:theme";

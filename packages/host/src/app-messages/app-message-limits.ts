@@ -1,5 +1,5 @@
 // How often an app may speak as the person. In `submit` mode a card's `ui/message` runs a turn
-// exactly as if the person had sent it (issue 9, item 3), so a view could run turn after turn
+// exactly as if the person had sent it, so a view could run turn after turn
 // without anyone typing. Two bounds: one app message in flight per chat (a chat that is
 // answering takes no app message; it is refused, not queued, so the app learns at once), and a
 // token bucket per card.

@@ -56,13 +56,13 @@ export class CardService implements CardOpener {
   }
 
   /**
-   * Creates the card of a model tool call, before the call runs, and commits it before the browser
-   * hears of it. The page gets `tool-input` at once and `tool-result` when the call returns.
-   * With `inputStreaming`, the card opens as soon as the model starts writing the arguments: the
-   * page gets `tool-input-partial`s ({@link inputPartial}) until {@link finishInput}.
+   * Creates the card of a model tool call, before the call runs, and commits it. The turn then
+   * sends it as its tool part's `data-card`, so the browser hears of it only once it is stored.
+   * With `inputStreaming`, the card opens as soon as the model starts writing the arguments, and
+   * follows them ({@link inputPartial}) until {@link finishInput}.
    *
    * @returns the live card.
-   * @throws store errors (the card is then neither live nor announced).
+   * @throws store errors (the card is then not live).
    */
   async openForToolCall(input: OpenCardInput): Promise<LiveCard> {
     const chat = this.context.chats.get(input.chatKey);
@@ -86,27 +86,22 @@ export class CardService implements CardOpener {
     // Warm the page cache: the browser will attach as soon as it hears of the card.
     void this.views.warm(() => this.context.sources.get(input.source), input.tool);
     await this.#save(descriptor);
-    const card = this.context.cards.add(newLiveCard(descriptor, chain, false));
-    this.context.emit("card:opened", { card: descriptor });
-    return card;
+    return this.context.cards.add(newLiveCard(descriptor, chain, false));
   }
 
   /**
    * The model wrote more of a streaming card's arguments: keeps the latest guess in memory (not
-   * saved) and passes it on as `card:input-partial`. Ignored once the arguments are final.
+   * saved), so a tab that attaches now starts from it (the tabs already hear it as the part's
+   * `tool-input-delta`). Ignored once the arguments are final.
    */
   inputPartial(card: LiveCard, args: Record<string, unknown>): void {
     if (card.descriptor.inputStreaming !== true || card.disposed) return;
     card.descriptor.arguments = args;
-    this.context.emit("card:input-partial", {
-      instanceId: card.descriptor.instanceId,
-      arguments: args,
-    });
   }
 
   /**
-   * A streaming card's arguments are final (its call runs now): saves them and sends
-   * `card:input`; no `card:input-partial` follows. Does nothing for a card that did not stream.
+   * A streaming card's arguments are final (its call runs now): saves them (the tabs heard them
+   * as the part's `tool-input-available`). Does nothing for a card that did not stream.
    *
    * @throws store errors.
    */
@@ -115,7 +110,6 @@ export class CardService implements CardOpener {
     delete card.descriptor.inputStreaming;
     card.descriptor.arguments = args;
     await this.#save(card.descriptor);
-    this.context.emit("card:input", { instanceId: card.descriptor.instanceId, arguments: args });
   }
 
   /**
@@ -129,18 +123,20 @@ export class CardService implements CardOpener {
     return opening.signal;
   }
 
-  /** Records the opening call's result and passes it to the page. */
+  /**
+   * Records the opening call's result (the page gets it from the part's `tool-output-available`,
+   * or `tool-output-error` for an error result, as `cardResult`).
+   */
   async complete(card: LiveCard, result: CallToolResult): Promise<void> {
     card.descriptor.result = result as unknown as Record<string, unknown>;
     card.opening = null;
     await this.#save(card.descriptor);
-    this.context.emit("card:result", {
-      instanceId: card.descriptor.instanceId,
-      result: card.descriptor.result,
-    });
   }
 
-  /** Records why the opening call has no result; the page gets `tool-cancelled`. */
+  /**
+   * Records why the opening call has no result (the page gets `tool-cancelled` from the part's
+   * `tool-output-error` or `tool-output-denied`).
+   */
   async cancel(card: LiveCard, reason: string): Promise<void> {
     // Arguments that never became final stay as far as they got; the page hears no more of them.
     delete card.descriptor.inputStreaming;
@@ -149,14 +145,13 @@ export class CardService implements CardOpener {
     await this.#save(card.descriptor).catch((error: unknown) =>
       this.context.logger.warn({ err: error }, "could not save a cancelled card"),
     );
-    this.context.emit("card:cancelled", { instanceId: card.descriptor.instanceId, reason });
   }
 
   /**
    * Takes back a card opened while its call's arguments streamed, when the call was refused
    * for arguments that could not be read: the card is no longer live (its page is told nothing
-   * more), it is saved closed so a reopened conversation does not show it, and the browser drops
-   * it (`card:withdrawn`).
+   * more) and it is saved closed so a reopened conversation does not show it. The tabs drop it
+   * on the part's `data-card-withdrawn`. `reason` is for the log.
    */
   async withdraw(card: LiveCard, reason: string): Promise<void> {
     const { instanceId, conversationId } = card.descriptor;
@@ -171,7 +166,7 @@ export class CardService implements CardOpener {
           this.context.logger.warn({ err: error }, "could not save a withdrawn card"),
         );
     }
-    this.context.emit("card:withdrawn", { instanceId, reason });
+    this.context.logger.debug({ instanceId, reason }, "a card was withdrawn");
   }
 
   /**

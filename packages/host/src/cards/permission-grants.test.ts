@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { grantedPermissions } from "./permission-grants";
 
-describe("grantedPermissions (issue 9, item 7)", () => {
+describe("grantedPermissions", () => {
   const declared = { camera: {}, microphone: {}, geolocation: {}, clipboardWrite: {} };
 
   it("grants nothing the person did not grant", () => {

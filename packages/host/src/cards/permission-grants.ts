@@ -1,4 +1,4 @@
-// Which of a view's declared permissions reach its sandbox (issue 9, item 7). A view declares
+// Which of a view's declared permissions reach its sandbox. A view declares
 // camera, microphone, geolocation or clipboard-write in `_meta.ui.permissions`; the browser asks
 // the person, naming the app, and sends the ones granted for the card's source with
 // `card:attach`. Only a permission both declared and granted goes into the proxy URL, which sets

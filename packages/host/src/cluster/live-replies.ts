@@ -20,7 +20,7 @@ interface ServerSide {
 /**
  * The replies being written on this node, and how to read a reply being written on any node.
  * A tab that opens a conversation whose reply another tab's session is writing gets the text
- * written so far (not only what was last saved), so the deltas that follow fit on it exactly.
+ * parts written so far (not only what was last saved), so the chunks that follow fit on it exactly.
  */
 export class LiveReplies {
   readonly #writers = new Map<string, HostSession>();

@@ -17,18 +17,9 @@ export function conversationRoom(conversationId: string): string {
  */
 export const conversationEvents: ReadonlySet<ServerEventName> = new Set<ServerEventName>([
   "message:created",
-  "message:delta",
+  "message:chunk",
   "message:updated",
-  "tool:started",
-  "tool:progress",
-  "tool:finished",
-  "tool:refused",
   "card:opened",
-  "card:input-partial",
-  "card:input",
-  "card:result",
-  "card:cancelled",
-  "card:withdrawn",
   "turn:state",
 ]);
 

@@ -35,19 +35,18 @@ export interface RouterContext {
 }
 
 /**
- * Where a session's events go. Conversation events (messages, deltas, tools, cards, turn state)
+ * Where a session's events go. Conversation events (messages, a reply's chunks, cards, turn state)
  * go to the conversation's room, so every tab showing it gets them on whichever node it is, and
  * the list of conversations goes to the user's room; everything else (approvals, notices, the
  * composer, context, panes) goes to the session's own tab only. One router lives as long as its
  * session, so other tabs keep getting a reply's events while this tab reconnects.
  *
- * Each `message:delta` carries `offset`: how much text the reply had before it, so a tab that
- * read a snapshot skips what it already has and notices what it missed.
+ * A reply's `text-delta` chunks carry their `offset` (the turn counts it), so a tab that read a
+ * snapshot skips what it already has and notices what it missed.
  */
 export class TabRouter {
   #socket: RoutedSocket | null = null;
   #joined: string | null = null;
-  readonly #offsets = new Map<string, number>();
 
   /**
    * @param session - the tab's session.
@@ -116,10 +115,8 @@ export class TabRouter {
         conversationOf(event, payload) ?? this.session.conversations.shown()?.id;
       if (conversationId !== undefined) {
         if (conversationId === this.session.conversations.shown()?.id) this.follow(conversationId);
-        const routed = event === "message:delta" ? this.#ordered(payload) : payload;
-        this.#track(event, routed);
-        this.context.liveReplies.track(event, routed, this.session);
-        this.#broadcast(conversationRoom(conversationId), event, routed);
+        this.context.liveReplies.track(event, payload, this.session);
+        this.#broadcast(conversationRoom(conversationId), event, payload);
         return;
       }
     }
@@ -141,20 +138,5 @@ export class TabRouter {
     return (
       instanceId !== null && this.session.context.cards.get(instanceId)?.descriptor.kind === "pane"
     );
-  }
-
-  /** The delta with its offset: the text the reply had before it. */
-  #ordered<E extends ServerEventName>(payload: ServerEvents[E]): ServerEvents[E] {
-    const delta = payload as ServerEvents["message:delta"];
-    const offset = this.#offsets.get(delta.messageId) ?? 0;
-    this.#offsets.set(delta.messageId, offset + delta.delta.length);
-    return { ...delta, offset } as ServerEvents[E];
-  }
-
-  /** Forgets a reply's offset once it is no longer being written. */
-  #track<E extends ServerEventName>(event: E, payload: ServerEvents[E]): void {
-    if (event !== "message:updated") return;
-    const { message } = payload as ServerEvents["message:updated"];
-    if (message.status !== "streaming") this.#offsets.delete(message.id);
   }
 }

@@ -280,7 +280,11 @@ function cardsShownBy(
   const messageIds = new Set(messages.map((message) => message.id));
   const partIds = new Set(
     messages.flatMap((message) =>
-      message.parts.flatMap((part) => (part.type === "card" ? [part.instanceId] : [])),
+      message.parts.flatMap((part) =>
+        part.type === "card" || (part.type === "tool" && part.instanceId !== undefined)
+          ? [part.instanceId]
+          : [],
+      ),
     ),
   );
   return cards.filter((card) =>

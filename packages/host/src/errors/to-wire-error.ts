@@ -17,11 +17,11 @@ import { ApprovalError, type ApprovalErrorCode } from "../gate/approval-types";
 import { PolicyConfigError } from "../gate/policies";
 import { HostError } from "../host-error";
 import { ModelSelectionError } from "../model/model-selection";
-import { HttpLayerError } from "../server/http-layer-error";
+import { HttpLayerError } from "./http-layer-error";
 import { connectionSourceCodes } from "../sources/connection-error";
 import { SourceError, type SourceErrorCode } from "../sources/source-error";
 import { StoreError, type StoreErrorCode } from "../store/store-error";
-import { internalWireError } from "../server/internal-error";
+import { internalWireError } from "./internal-error";
 import { PageRequestFailure } from "./page-request-failure";
 
 /** How the errors of one local code cross the socket. */

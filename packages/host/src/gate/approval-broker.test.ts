@@ -391,7 +391,7 @@ describe("ApprovalBroker", () => {
     expect(kept).toEqual([]);
   });
 
-  describe("bounded questions (issue 9, item 12)", () => {
+  describe("bounded questions", () => {
     it("keeps at most 3 questions of one card waiting and refuses the rest at once", async () => {
       const { broker, requests, nextRequest } = harness();
       const answers = Array.from({ length: 140 }, (_value, index) =>

@@ -47,7 +47,7 @@ async function turnWith(
 
 function refusals(events: TurnEvent[]) {
   return events.flatMap((event) =>
-    event.type === "tool-refused" ? [[event.toolCallId, event.check, event.reason]] : [],
+    event.type === "tool-output-denied" ? [[event.toolCallId, event.check, event.reason]] : [],
   );
 }
 
@@ -61,7 +61,7 @@ describe("annotation permissions", () => {
     expect(lastToolResults(model.doStreamCalls[1])).toEqual([
       ["delete-note", { type: "error-text", value: `Tool call rejected. ${reason}` }],
     ]);
-    expect(turn.events.some((event) => event.type === "tool-started")).toBe(false);
+    expect(turn.events.some((event) => event.type === "tool-call")).toBe(false);
   });
 
   test("an unannotated tool is open world: with web off it never runs", async () => {
@@ -178,9 +178,9 @@ describe("arguments", () => {
       textStep("ok"),
     );
     const turn = await turnWith(model);
-    const started = turn.events.find((event) => event.type === "tool-started");
+    const started = turn.events.find((event) => event.type === "tool-call");
     expect(started).toEqual({
-      type: "tool-started",
+      type: "tool-call",
       toolCallId: "c1",
       name: "echo",
       arguments: { text: "hi", tags: ["a"] },

@@ -1,5 +1,5 @@
 // Streamed tool arguments through runTurn: the AI SDK's `tool-input-*` parts become
-// `tool-input-started` / `tool-input-delta` events (with the text so far) before the call runs.
+// `tool-input-start` / `tool-input-delta` events (with the text so far) before the call runs.
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
@@ -54,12 +54,12 @@ test("relays streamed arguments, accumulated, before the call starts", async () 
         : [event.type, "toolCallId" in event ? event.toolCallId : ""],
     );
   expect(toolEvents).toEqual([
-    ["tool-input-started", "c1"],
+    ["tool-input-start", "c1"],
     ["tool-input-delta", "c1", "add", '{"a":'],
     ["tool-input-delta", "c1", "add", '{"a":2,'],
     ["tool-input-delta", "c1", "add", '{"a":2,"b":3}'],
-    ["tool-started", "c1"],
-    ["tool-finished", "c1"],
+    ["tool-call", "c1"],
+    ["tool-result", "c1"],
   ]);
-  expect(events[0]).toEqual({ type: "tool-input-started", toolCallId: "c1", name: "add" });
+  expect(events[0]).toEqual({ type: "tool-input-start", toolCallId: "c1", name: "add" });
 });

@@ -119,16 +119,16 @@ describe("tool calls the SDK cannot run", () => {
     const result = await runTurn(options(model, { events: (event) => events.push(event) }));
     expect(result.status).toBe("complete");
     expect(server.calls).toEqual([]);
-    expect(events.filter((event) => event.type === "tool-refused")).toEqual([
+    expect(events.filter((event) => event.type === "tool-output-denied")).toEqual([
       {
-        type: "tool-refused",
+        type: "tool-output-denied",
         toolCallId: "c1",
         name: "no-such-tool",
         check: "unknown-tool",
         reason: unknownToolReason("no-such-tool"),
       },
       {
-        type: "tool-refused",
+        type: "tool-output-denied",
         toolCallId: "c2",
         name: "add",
         check: "arguments",

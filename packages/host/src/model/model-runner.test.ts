@@ -71,8 +71,8 @@ describe("a turn with a tool loop", () => {
     expect(model.doStreamCalls[0]?.prompt[0]).toEqual({ role: "system", content: "Be brief." });
 
     expect(events.map((event) => event.type)).toEqual([
-      "tool-started",
-      "tool-finished",
+      "tool-call",
+      "tool-result",
       "step-started",
       "text-delta",
       "finished",
@@ -81,7 +81,7 @@ describe("a turn with a tool loop", () => {
       type: "step-started",
       step: 1,
     });
-    const finished = events.find((event) => event.type === "tool-finished");
+    const finished = events.find((event) => event.type === "tool-result");
     expect(finished).toMatchObject({
       toolCallId: "c1",
       name: "get-time",
@@ -116,7 +116,7 @@ describe("a turn with a tool loop", () => {
     expect(lastToolResults(model.doStreamCalls[1])).toEqual([
       ["fail", { type: "error-text", value: "Disk is full" }],
     ]);
-    expect(events.find((event) => event.type === "tool-finished")).toMatchObject({ isError: true });
+    expect(events.find((event) => event.type === "tool-result")).toMatchObject({ isError: true });
   });
 
   test("a tool that throws is reported to the model, not to the caller", async () => {
@@ -173,7 +173,7 @@ describe("stopping a turn", () => {
       { type: "tool-cancelled", toolCallId: "c1", name: "slow" },
       { type: "finished", ...result },
     ]);
-    expect(events.some((event) => event.type === "tool-finished")).toBe(false);
+    expect(events.some((event) => event.type === "tool-result")).toBe(false);
     // The history stays valid: the call is stored with a result saying it was cancelled.
     expect(result.responseMessages).toEqual([
       {
@@ -216,7 +216,7 @@ describe("stopping a turn", () => {
     const turn = runTurn(
       options(model, [], { tools: [stubborn], signal: controller.signal, events: listener }),
     );
-    await waitFor("tool-started");
+    await waitFor("tool-call");
     controller.abort();
     const result = await turn;
     expect(result.status).toBe("stopped");
@@ -288,7 +288,7 @@ describe("failures resolve, never reject", () => {
     const result = await runTurn({
       ...options(model, []),
       events: (event) => {
-        if (event.type === "tool-started") throw failure;
+        if (event.type === "tool-call") throw failure;
       },
     });
     expect(result.status).toBe("error");

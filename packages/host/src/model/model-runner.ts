@@ -196,7 +196,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
           step?.outputs.set(part.toolCallId, output);
           turn.inputs.delete(part.toolCallId);
           const { toolCallId, toolName: name } = part;
-          turn.emit({ type: "tool-refused", toolCallId, name, check, reason });
+          turn.emit({ type: "tool-output-denied", toolCallId, name, check, reason });
         } else if (!(part.type === "tool-error" && refused.has(part.toolCallId))) {
           recordPart(steps.at(-1), part, turn);
         }

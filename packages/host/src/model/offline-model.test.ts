@@ -31,7 +31,7 @@ async function ask(text: string, options: { messages?: ModelMessage[]; write?: b
     events: (event) => events.push(event),
   });
   const started = events.flatMap((event) =>
-    event.type === "tool-started" ? [[event.name, event.arguments]] : [],
+    event.type === "tool-call" ? [[event.name, event.arguments]] : [],
   );
   return { ...result, started, calls: [...server.calls], events };
 }

@@ -1,8 +1,8 @@
-// The offline model's whole mind (DESIGN section 6): a few fixed rules over the prompt, checked in
-// this order. 1. The last message is a tool result: report it. 2. The person's message is
-// `/call <tool> <json-object?>`: call that tool. 3. It names a tool: call it, or say which
-// arguments it needs. 4. Apps reported context: list them. 5. Otherwise: say no apps are open,
-// which tools there are, and how to call one.
+// The offline model's whole mind (docs/architecture.md, "The offline model"): a few fixed rules
+// over the prompt, checked in this order. 1. The last message is a tool result: report it. 2. The
+// person's message is `/call <tool> <json-object?>`: call that tool. 3. It names a tool: call it,
+// or say which arguments it needs. 4. Apps reported context: list them. 5. Otherwise: say no apps
+// are open, which tools there are, and how to call one.
 import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,

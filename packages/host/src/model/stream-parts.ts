@@ -24,7 +24,7 @@ export function recordPart(
   }
   if (part.type === "tool-input-start") {
     turn.inputs.set(part.id, { name: part.toolName, text: "" });
-    turn.emit({ type: "tool-input-started", toolCallId: part.id, name: part.toolName });
+    turn.emit({ type: "tool-input-start", toolCallId: part.id, name: part.toolName });
     return;
   }
   if (part.type === "tool-input-delta") {

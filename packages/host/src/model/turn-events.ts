@@ -79,12 +79,16 @@ export type TurnEvent =
   | { type: "step-started"; step: number }
   /**
    * The model began writing a tool call's arguments (providers that stream them); the call
-   * itself follows as `tool-started` or `tool-refused` once they are complete.
+   * itself follows as `tool-call` or `tool-output-denied` once they are complete.
    */
-  | { type: "tool-input-started"; toolCallId: string; name: string }
+  | { type: "tool-input-start"; toolCallId: string; name: string }
   /** More of a tool call's arguments; `partialJson` is all the JSON text written so far. */
   | { type: "tool-input-delta"; toolCallId: string; name: string; partialJson: string }
-  | { type: "tool-started"; toolCallId: string; name: string; arguments: Record<string, unknown> }
+  /**
+   * The call's arguments are complete and it passed the checks: it runs now. (The names of the
+   * tool events are the AI SDK's stream parts, `tool-input-start` to `tool-result`.)
+   */
+  | { type: "tool-call"; toolCallId: string; name: string; arguments: Record<string, unknown> }
   | {
       type: "tool-progress";
       toolCallId: string;
@@ -92,16 +96,18 @@ export type TurnEvent =
       total?: number;
       message?: string;
     }
+  /** The call returned (`isError`: it failed, or its tool answered with an error result). */
   | {
-      type: "tool-finished";
+      type: "tool-result";
       toolCallId: string;
       name: string;
       isError: boolean;
       value: JSONValue;
       raw?: CallToolResult;
     }
+  /** The call was refused before it ran (`check` says which check refused it). */
   | {
-      type: "tool-refused";
+      type: "tool-output-denied";
       toolCallId: string;
       name: string;
       check: ToolCheckName;

@@ -104,7 +104,7 @@ async function checkAndRunToolCall(
   const args = argumentsFromInput(call.input);
   if (args === undefined) {
     turn.emit({
-      type: "tool-refused",
+      type: "tool-output-denied",
       toolCallId,
       name,
       check: "arguments",
@@ -130,7 +130,7 @@ async function checkAndRunToolCall(
   if (!check.allowed) {
     const { check: checkName, reason, cause } = check;
     turn.emit({
-      type: "tool-refused",
+      type: "tool-output-denied",
       toolCallId,
       name,
       check: checkName,
@@ -140,7 +140,7 @@ async function checkAndRunToolCall(
     span.set({ "mcp_chat_host.outcome": "refused", "mcp_chat_host.tool.check": checkName });
     return refusalOutcome(reason);
   }
-  turn.emit({ type: "tool-started", toolCallId, name, arguments: args });
+  turn.emit({ type: "tool-call", toolCallId, name, arguments: args });
   turn.running.set(toolCallId, name);
   let outcome: ModelToolOutcome;
   try {
@@ -163,7 +163,7 @@ async function checkAndRunToolCall(
   span.set({ "mcp_chat_host.outcome": isError ? "error" : "ok" });
   if (isError) span.fail("tool_error");
   turn.emit({
-    type: "tool-finished",
+    type: "tool-result",
     toolCallId,
     name,
     isError,

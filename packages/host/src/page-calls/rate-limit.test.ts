@@ -62,7 +62,7 @@ describe("RateLimiter", () => {
     expect(() => new RateLimiter({ burst: 0 })).toThrow(RangeError);
   });
 
-  it("gives a card's resource requests a budget of their own (issue 9, item 12)", () => {
+  it("gives a card's resource requests a budget of their own", () => {
     const limiter = new RateLimiter({ ratePerSecond: 1, burst: 2, now: manualClock().now });
     const card = "ada\u0000host-1";
     expect(pageResourcesKey(card)).not.toBe(card);

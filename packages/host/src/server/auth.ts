@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
 import type { Logger } from "pino";
-import { HttpLayerError } from "./http-layer-error";
+import { HttpLayerError } from "../errors/http-layer-error";
 import { OIDC_USER_PREFIX, type OidcOptions } from "./oidc-options";
 import type { SessionCookies, SessionCookieValue } from "./session-cookie";
 

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import type { AuthOptions } from "./auth";
-import { HttpLayerError } from "./http-layer-error";
+import { HttpLayerError } from "../errors/http-layer-error";
 
 /** The address the server binds when none is given. */
 export const DEFAULT_BIND_ADDRESS = "127.0.0.1";

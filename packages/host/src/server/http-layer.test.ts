@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { toWireError } from "../errors/to-wire-error";
 import { HostError } from "../host-error";
 import { createHttpLayer } from "./http-layer";
-import { HttpLayerError } from "./http-layer-error";
+import { HttpLayerError } from "../errors/http-layer-error";
 import { sessionOf } from "./require-auth";
 import type { HostSocketData } from "./socket-guard";
 import {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
-import { HttpLayerError } from "./http-layer-error";
+import { HttpLayerError } from "../errors/http-layer-error";
 
 /**
  * The OpenID Connect auth mode's settings: people sign in with the organisation's provider

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { httpOrigin, type WireError, wireError } from "@mcp-chat-host/protocol";
 import { isWildcardAddress, urlHostFor } from "./bind-policy";
-import { HttpLayerError } from "./http-layer-error";
+import { HttpLayerError } from "../errors/http-layer-error";
 
 /** What the allow-lists are built from, once the listening port is known. */
 export interface OriginPolicyOptions {

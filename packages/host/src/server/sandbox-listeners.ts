@@ -11,7 +11,7 @@ import {
   type SigningKey,
 } from "@mcp-chat-host/sandbox";
 import { isLoopbackAddress } from "./bind-policy";
-import { HttpLayerError } from "./http-layer-error";
+import { HttpLayerError } from "../errors/http-layer-error";
 import type { OriginPolicy } from "./origin-check";
 import { answerSandboxRequest } from "./sandbox-answer";
 import type { SandboxListenersOptions } from "./sandbox-listener-options";

@@ -1,7 +1,7 @@
 import { type Ack, limits, type WireError, wireError } from "@mcp-chat-host/protocol";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { internalWireError } from "./internal-error";
+import { internalWireError } from "../errors/internal-error";
 import { inSpan } from "../telemetry/spans";
 
 /** Options of {@link validatedHandler}. */

@@ -116,7 +116,8 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
     });
     return {};
   },
-  // The audit of one of the person's conversations (issue 9, item 16).
+  // The audit of one of the person's conversations: which app called what, the verdict, who
+  // answered.
   "audit:list": (payload, session) =>
     conversationAudit(
       session.context.services.store,

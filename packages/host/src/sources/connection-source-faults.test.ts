@@ -7,7 +7,7 @@ import {
 } from "@mcp-chat-host/connection";
 import { describe, expect, it } from "vitest";
 import { toWireError } from "../errors/to-wire-error";
-import { INTERNAL_ERROR_MESSAGE } from "../server/internal-error";
+import { INTERNAL_ERROR_MESSAGE } from "../errors/internal-error";
 import { ConnectionSource, MAX_LIST_PAGES } from "./connection-source";
 import { SourceError } from "./source-error";
 import type { ConnectionSession } from "./connection-session";

@@ -2,7 +2,7 @@ import { McpClosedError, McpServerError, McpTimeoutError } from "@mcp-chat-host/
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { toWireError } from "../errors/to-wire-error";
-import { INTERNAL_ERROR_MESSAGE } from "../server/internal-error";
+import { INTERNAL_ERROR_MESSAGE } from "../errors/internal-error";
 import { connectionFailure } from "./connection-error";
 import { requestFailure } from "./request-error";
 import { SourceError } from "./source-error";

@@ -23,15 +23,16 @@ async function seedConversation(store: HostStore, userId: string): Promise<strin
     chatId: "chat-1",
     role: "assistant",
     parts: [
-      { type: "tool-call", toolCallId: "call-1", name: "show-map", arguments: { city: "Lyon" } },
       {
-        type: "tool-result",
+        type: "tool",
         toolCallId: "call-1",
         name: "show-map",
-        value: "Map of Lyon",
-        isError: false,
+        source: "maps",
+        state: "output-available",
+        input: { city: "Lyon" },
+        output: "Map of Lyon",
+        instanceId: "host-map",
       },
-      { type: "card", instanceId: "host-map" },
       { type: "text", text: "Here is the map." },
     ],
   });
@@ -84,7 +85,7 @@ describeEachStore((kind) => {
     const exported = await store.exportConversation("ada", originalId);
     expect(exported).toMatchObject({
       format: "mcp-chat-host.conversation",
-      version: 1,
+      version: 2,
       conversation: { title: "Trip planning" },
     });
     expect(JSON.stringify(exported)).not.toContain(originalId);
@@ -130,7 +131,7 @@ describeEachStore((kind) => {
     expect(await store.listMessages(originalId)).toHaveLength(3);
   });
 
-  it("drops every approval an imported file carries, so the person is asked again (issue 9, item 13)", async () => {
+  it("drops every approval an imported file carries, so the person is asked again", async () => {
     const originalId = await seedConversation(store, "ada");
     const exported = (await store.exportConversation("ada", originalId))!;
     // A crafted file: "allow for this conversation" and "for this card" for a destructive tool.
@@ -155,6 +156,77 @@ describeEachStore((kind) => {
     // The original keeps the answer its own person gave.
     expect((await store.listApprovals(originalId)).map((approval) => approval.tool)).toEqual([
       "pin-place",
+    ]);
+  });
+
+  it("imports a version 1 file, its tool calls read as one tool part each", async () => {
+    const originalId = await seedConversation(store, "ada");
+    const exported = (await store.exportConversation("ada", originalId))!;
+    // The same conversation as an older mcp-chat-host wrote it: a call as tool-call, its card,
+    // then tool-result; a refused call; a call whose reply ended before its result.
+    const old = {
+      ...exported,
+      version: 1,
+      messages: exported.messages.map((message) =>
+        message.role === "assistant" && message.status === "complete"
+          ? {
+              ...message,
+              parts: [
+                {
+                  type: "tool-call",
+                  toolCallId: "call-1",
+                  name: "show-map",
+                  source: "maps",
+                  arguments: { city: "Lyon" },
+                },
+                { type: "card", instanceId: "host-map", toolCallId: "call-1" },
+                {
+                  type: "tool-result",
+                  toolCallId: "call-1",
+                  name: "show-map",
+                  value: "Map of Lyon",
+                  isError: false,
+                },
+                { type: "tool-call", toolCallId: "call-2", name: "pin-place", arguments: {} },
+                {
+                  type: "tool-result",
+                  toolCallId: "call-2",
+                  name: "pin-place",
+                  value: "Tool call rejected. Not now.",
+                  isError: true,
+                },
+                { type: "tool-call", toolCallId: "call-3", name: "slow", arguments: {} },
+                { type: "text", text: "Here is the map." },
+              ],
+            }
+          : message,
+      ),
+    };
+    const imported = await store.importConversation("bob", JSON.parse(JSON.stringify(old)));
+    const reply = (await store.listMessages(imported.id)).find(
+      (message) => message.role === "assistant" && message.status === "complete",
+    );
+    expect(reply?.parts).toEqual([
+      {
+        type: "tool",
+        toolCallId: "call-1",
+        name: "show-map",
+        source: "maps",
+        state: "output-available",
+        input: { city: "Lyon" },
+        output: "Map of Lyon",
+        instanceId: "host-map",
+      },
+      {
+        type: "tool",
+        toolCallId: "call-2",
+        name: "pin-place",
+        state: "output-denied",
+        input: {},
+        errorText: "Not now.",
+      },
+      { type: "tool", toolCallId: "call-3", name: "slow", state: "input-available", input: {} },
+      { type: "text", text: "Here is the map." },
     ]);
   });
 
@@ -185,7 +257,7 @@ describeEachStore((kind) => {
   const badDocuments: [string, (document: Record<string, unknown>) => unknown, string][] = [
     ["text that is not JSON", () => "{ not json", ""],
     ["another format", (document) => ({ ...document, format: "chatgpt" }), "format"],
-    ["a newer version", (document) => ({ ...document, version: 2 }), "version"],
+    ["a newer version", (document) => ({ ...document, version: 3 }), "version"],
     [
       "a message with an unknown role",
       (document) => ({

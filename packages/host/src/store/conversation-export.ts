@@ -6,25 +6,61 @@ import type {
   ConversationRecord,
   MessageRecord,
 } from "./host-store";
+import { upgradeMessageParts } from "./legacy-message-parts";
 import { StoreError } from "./store-error";
 
 /** The `format` field of every exported conversation. */
 const conversationDocumentFormat = "mcp-chat-host.conversation";
 
-/** The `version` of the document this code writes and reads. */
-const conversationDocumentVersion = 1;
+/**
+ * The `version` of the document this code writes. Version 1 (a tool call as `tool-call`,
+ * `tool-result` and `card` parts) is still read: its parts are converted on import.
+ */
+const conversationDocumentVersion = 2;
+
+/** The versions this code reads. */
+const readableVersions: readonly unknown[] = [1, conversationDocumentVersion];
 
 const timestamp = z.number().int().nonnegative();
 const identifier = z.string().min(1).max(1_000);
 const jsonObject = z.record(z.string(), z.json());
 
+const textPartSchema = z.object({ type: z.literal("text"), text: z.string() });
+
+/** The parts of a version 2 message. */
 const messagePartSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
+  textPartSchema,
+  z.object({
+    type: z.literal("tool"),
+    toolCallId: identifier,
+    name: identifier,
+    source: identifier.optional(),
+    modelName: identifier.optional(),
+    state: z.enum([
+      "input-streaming",
+      "input-available",
+      "output-available",
+      "output-error",
+      "output-denied",
+    ]),
+    input: z.json(),
+    output: z.json().optional(),
+    errorText: z.string().optional(),
+    instanceId: identifier.optional(),
+  }),
+  z.object({ type: z.literal("card"), instanceId: identifier }),
+]);
+
+/** The parts of a version 1 message (see `legacy-message-parts.ts`). */
+const legacyMessagePartSchema = z.discriminatedUnion("type", [
+  textPartSchema,
   z.object({
     type: z.literal("tool-call"),
     toolCallId: identifier,
     name: identifier,
     arguments: z.json(),
+    source: identifier.optional(),
+    modelName: identifier.optional(),
   }),
   z.object({
     type: z.literal("tool-result"),
@@ -32,21 +68,25 @@ const messagePartSchema = z.discriminatedUnion("type", [
     name: identifier,
     value: z.json(),
     isError: z.boolean(),
+    modelName: identifier.optional(),
   }),
-  z.object({ type: z.literal("card"), instanceId: identifier }),
+  z.object({ type: z.literal("card"), instanceId: identifier, toolCallId: identifier.optional() }),
 ]);
 
-const messageSchema = z.object({
-  id: identifier,
-  chatId: identifier,
-  seq: z.number().int().positive(),
-  role: z.enum(["user", "assistant"]),
-  parts: z.array(messagePartSchema),
-  status: z.enum(["complete", "streaming", "interrupted", "error", "stopped"]),
-  error: z.string().optional(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+/** A message of the document, with the parts of its version. */
+function messageSchemaOf(parts: typeof messagePartSchema | typeof legacyMessagePartSchema) {
+  return z.object({
+    id: identifier,
+    chatId: identifier,
+    seq: z.number().int().positive(),
+    role: z.enum(["user", "assistant"]),
+    parts: z.array(parts),
+    status: z.enum(["complete", "streaming", "interrupted", "error", "stopped"]),
+    error: z.string().optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  });
+}
 
 const cardSchema = z.object({
   instanceId: identifier,
@@ -78,30 +118,34 @@ const approvalSchema = z
   });
 
 /**
- * Schema of a conversation document (version 1). Besides field types it checks that message ids,
- * message `seq` values and card instance ids are each unique.
+ * Schema of a conversation document of one version. Besides field types it checks that message
+ * ids, message `seq` values and card instance ids are each unique.
  */
-const conversationDocumentSchema = z
-  .object({
-    format: z.literal(conversationDocumentFormat),
-    version: z.literal(conversationDocumentVersion),
-    exportedAt: timestamp,
-    conversation: z.object({ title: z.string().trim().min(1).max(1_000), createdAt: timestamp }),
-    messages: z.array(messageSchema),
-    cards: z.array(cardSchema),
-    approvals: z.array(approvalSchema),
-  })
-  .superRefine((document, context) => {
-    reportDuplicates(document.messages, (message) => message.id, "messages", "id", context);
-    reportDuplicates(
-      document.messages,
-      (message) => String(message.seq),
-      "messages",
-      "seq",
-      context,
-    );
-    reportDuplicates(document.cards, (card) => card.instanceId, "cards", "instanceId", context);
-  });
+function documentSchemaOf(version: 1 | 2) {
+  return z
+    .object({
+      format: z.literal(conversationDocumentFormat),
+      version: z.literal(version),
+      exportedAt: timestamp,
+      conversation: z.object({ title: z.string().trim().min(1).max(1_000), createdAt: timestamp }),
+      messages: z.array(
+        messageSchemaOf(version === 1 ? legacyMessagePartSchema : messagePartSchema),
+      ),
+      cards: z.array(cardSchema),
+      approvals: z.array(approvalSchema),
+    })
+    .superRefine((document, context) => {
+      reportDuplicates(document.messages, (message) => message.id, "messages", "id", context);
+      reportDuplicates(
+        document.messages,
+        (message) => String(message.seq),
+        "messages",
+        "seq",
+        context,
+      );
+      reportDuplicates(document.cards, (card) => card.instanceId, "cards", "instanceId", context);
+    });
+}
 
 function reportDuplicates<T>(
   items: readonly T[],
@@ -178,14 +222,15 @@ export function parseConversationDocument(input: unknown): ConversationDocument 
       { path: "format" },
     );
   }
-  if (value.version !== conversationDocumentVersion) {
+  if (!readableVersions.includes(value.version)) {
     throw new StoreError(
       "invalid_import",
-      `The conversation export has version ${JSON.stringify(value.version) ?? "none"}; this mcp-chat-host reads version ${conversationDocumentVersion}. Nothing was imported; upgrade mcp-chat-host or export the conversation again.`,
+      `The conversation export has version ${JSON.stringify(value.version) ?? "none"}; this mcp-chat-host reads versions 1 and ${conversationDocumentVersion}. Nothing was imported; upgrade mcp-chat-host or export the conversation again.`,
       { path: "version" },
     );
   }
-  const parsed = conversationDocumentSchema.safeParse(value);
+  const version = value.version === 1 ? 1 : 2;
+  const parsed = documentSchemaOf(version).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue === undefined ? "" : formatIssuePath(issue.path);
@@ -198,7 +243,13 @@ export function parseConversationDocument(input: unknown): ConversationDocument 
   }
   // The schema mirrors ConversationDocument; zod types optional keys as `T | undefined`, which
   // exactOptionalPropertyTypes does not equate with an absent key, so the cast is the seam.
-  return parsed.data as ConversationDocument;
+  const document = parsed.data as unknown as ConversationDocument;
+  if (version === 1) {
+    // A version 1 file keeps a tool call in up to three parts: read them as one.
+    document.version = conversationDocumentVersion;
+    for (const message of document.messages) message.parts = upgradeMessageParts(message.parts);
+  }
+  return document;
 }
 
 /**

@@ -122,19 +122,16 @@ describeEachStore((kind) => {
     await store.updateMessage(conversation.id, "reply-1", {
       parts: [
         {
-          type: "tool-call",
+          type: "tool",
           toolCallId: "call-1",
           name: "show-notes",
-          arguments: { filter: "all" },
+          state: "output-available",
+          input: { filter: "all" },
+          output: { count: 3 },
+          instanceId: "host-1",
         },
-        {
-          type: "tool-result",
-          toolCallId: "call-1",
-          name: "show-notes",
-          value: { count: 3 },
-          isError: false,
-        },
-        { type: "card", instanceId: "host-1" },
+        { type: "card", instanceId: "host-2" },
+        { type: "text", text: "Three notes." },
       ],
     });
     const failed = await store.updateMessage(conversation.id, "reply-1", {

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { rewrittenParts } from "./legacy-message-parts";
 import { StoreError } from "./store-error";
 
 /** One forward step of the SQLite schema. */
@@ -160,6 +161,29 @@ export const migrations: readonly Migration[] = [
           taken_at INTEGER
         ) STRICT;
       `);
+    },
+  },
+  {
+    version: 6,
+    description:
+      "messages.parts: a model tool call is one `tool` part (was `tool-call`, `tool-result` and a card naming it)",
+    up(database) {
+      // Only messages that may hold a tool call are read; the text match is a coarse filter,
+      // hasLegacyParts decides.
+      const rows = database
+        .prepare<[], { conversation_id: string; id: string; parts: string }>(
+          `SELECT conversation_id, id, parts FROM messages
+           WHERE parts LIKE '%"tool-call"%' OR parts LIKE '%"tool-result"%'
+              OR parts LIKE '%"toolCallId"%'`,
+        )
+        .all();
+      const update = database.prepare(
+        "UPDATE messages SET parts = ? WHERE conversation_id = ? AND id = ?",
+      );
+      for (const row of rows) {
+        const parts = rewrittenParts(row.parts);
+        if (parts !== null) update.run(parts, row.conversation_id, row.id);
+      }
     },
   },
 ];

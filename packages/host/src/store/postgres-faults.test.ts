@@ -78,9 +78,13 @@ describe("PostgresStore faults", () => {
     const store = await open(url, { lockTimeoutMs: 60_000 });
     const conversation = await store.createConversation("ada");
     // Another node holds the conversation's row, so the append waits inside its transaction.
+    // The lock is held by a prepared transaction, which outlives the restart: were it held by a
+    // session, the shutdown could end that session first and let the append commit before its
+    // own session is ended.
     const other = await connect(url);
     await other.query("BEGIN");
     await other.query("SELECT id FROM conversations WHERE id = $1 FOR UPDATE", [conversation.id]);
+    await other.query("PREPARE TRANSACTION 'holds-the-conversation'");
     const append = store.appendMessage(textMessage(conversation.id, "cut short"));
     const settled = append.then(
       () => "resolved",
@@ -92,6 +96,8 @@ describe("PostgresStore faults", () => {
     expect(await settled).toBe("rejected");
     await expect(append).rejects.toMatchObject({ code: "storage_failed", retryable: true });
     expect(await store.listMessages(conversation.id)).toEqual([]);
+    const operator = await connect(url);
+    await operator.query("ROLLBACK PREPARED 'holds-the-conversation'");
     await expect(store.appendMessage(textMessage(conversation.id, "again"))).resolves.toMatchObject(
       {
         seq: 1,

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from "pg";
+import { rewrittenParts } from "./legacy-message-parts";
 import { StoreError } from "./store-error";
 
 /** One forward step of the Postgres schema. */
@@ -9,13 +10,16 @@ export interface PostgresMigration {
   description: string;
   /** SQL run inside the transaction that also records the version. */
   sql: string;
+  /** Then, in the same transaction, a rewrite of rows the SQL cannot express. */
+  rewrite?: (client: Pick<PoolClient, "query">) => Promise<void>;
 }
 
 /**
  * The Postgres schema's history, oldest first. Append a new step to change the schema; never edit
  * a step that has shipped, because existing databases have already run it.
  *
- * Step 1 is the same logical schema as SQLite's steps 1 to 4, step 2 is SQLite's step 5. Times
+ * Step 1 is the same logical schema as SQLite's steps 1 to 4, step 2 is SQLite's step 5, step 3
+ * SQLite's step 6. Times
  * are milliseconds since the epoch (BIGINT); JSON is kept as text, so what is read back is byte for byte what was written;
  * `position` columns give the insertion order SQLite's `rowid` gives.
  */
@@ -146,7 +150,32 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description:
+      "messages.parts: a model tool call is one `tool` part (was `tool-call`, `tool-result` and a card naming it)",
+    sql: "SELECT 1",
+    rewrite: rewriteLegacyParts,
+  },
 ];
+
+/** Postgres step 3 (SQLite's step 6): each message of the old shape gets its parts rewritten. */
+async function rewriteLegacyParts(client: Pick<PoolClient, "query">): Promise<void> {
+  const rows = await client.query<{ conversation_id: string; id: string; parts: string }>(
+    `SELECT conversation_id, id, parts FROM messages
+     WHERE parts LIKE '%"tool-call"%' OR parts LIKE '%"tool-result"%'
+        OR parts LIKE '%"toolCallId"%'`,
+  );
+  for (const row of rows.rows) {
+    const parts = rewrittenParts(row.parts);
+    if (parts === null) continue;
+    await client.query("UPDATE messages SET parts = $1 WHERE conversation_id = $2 AND id = $3", [
+      parts,
+      row.conversation_id,
+      row.id,
+    ]);
+  }
+}
 
 /**
  * The advisory lock key the migrations hold: any 64-bit number the host alone uses
@@ -221,6 +250,7 @@ async function applyPending(
     await client.query("BEGIN");
     try {
       await client.query(step.sql);
+      await step.rewrite?.(client);
       await client.query(
         "INSERT INTO schema_migrations (version, description, applied_at) VALUES ($1, $2, $3)",
         [step.version, step.description, Date.now()],

@@ -1,4 +1,4 @@
-// Issue 9, item 9: the data folder and what is in it are readable by their owner only, whatever
+// The data folder and what is in it are readable by their owner only, whatever
 // the process umask. Every test runs under umask 000, the loosest there is.
 import {
   chmodSync,
@@ -18,7 +18,7 @@ import { securePrivateFolder, tightenPrivateFiles, writePrivateFile } from "./pr
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(4, "0");
 
-describe.skipIf(process.platform === "win32")("private files (issue 9, item 9)", () => {
+describe.skipIf(process.platform === "win32")("private files", () => {
   let root: string;
   let previousUmask: number;
 

@@ -287,7 +287,7 @@ export class SqliteStore extends SqliteClusterStore implements HostStore {
         this.tables.upsertCard({ ...card, conversationId: conversation.id });
       }
       // The file's approvals are not imported: anyone can write "allow for this conversation"
-      // into a file, and only the person at this host may give that answer (issue 9, item 13).
+      // into a file, and only the person at this host may give that answer.
       return conversation;
     });
   }

@@ -81,7 +81,8 @@ export interface AuditQuery {
 /** The exported form of one conversation (see `conversation-export.ts` for its schema). */
 export interface ConversationDocument {
   format: "mcp-chat-host.conversation";
-  version: 1;
+  /** 2 since a tool call is one `tool` part; a file of version 1 is read and converted. */
+  version: 2;
   exportedAt: number;
   conversation: { title: string; createdAt: number };
   messages: Omit<MessageRecord, "conversationId">[];

@@ -46,40 +46,41 @@ export interface TextPart {
   text: string;
 }
 
-/** A tool call made by the model (arguments passed through as sent). */
-export interface ToolCallPart {
-  type: "tool-call";
+/** Where a model tool call is in its life (the AI SDK's tool states). */
+export type ToolPartState =
+  "input-streaming" | "input-available" | "output-available" | "output-error" | "output-denied";
+
+/**
+ * A model tool call and what became of it: its input (passed through as the model sent it), its
+ * state, the value the model saw or why it has none, and the card it opened.
+ */
+export interface ToolPart {
+  type: "tool";
   toolCallId: string;
   /** The tool's own name on its source. */
   name: string;
-  arguments: JsonValue;
   /** The source the tool belongs to. */
   source?: string;
   /** The name the model was given for the tool, when it differs from `name`. */
   modelName?: string;
+  state: ToolPartState;
+  input: JsonValue;
+  /** The value the model saw (`output-available`). */
+  output?: JsonValue;
+  /** Why there is no output (`output-error`, `output-denied`): what the model and the person read. */
+  errorText?: string;
+  /** The card the call opened. */
+  instanceId?: string;
 }
 
-/** The value the model saw from a tool call. */
-export interface ToolResultPart {
-  type: "tool-result";
-  toolCallId: string;
-  name: string;
-  value: JsonValue;
-  isError: boolean;
-  /** The name the model was given for the tool, when it differs from `name`. */
-  modelName?: string;
-}
-
-/** A card shown at this point of the message. */
+/** A card no model tool call opened, shown at this point of the message. */
 export interface CardPart {
   type: "card";
   instanceId: string;
-  /** The model tool call that opened the card. */
-  toolCallId?: string;
 }
 
 /** One part of a message. */
-export type MessagePart = TextPart | ToolCallPart | ToolResultPart | CardPart;
+export type MessagePart = TextPart | ToolPart | CardPart;
 
 /** One message of a conversation. */
 export interface MessageRecord {

@@ -16,16 +16,16 @@ export interface OpenCardInput {
   arguments: Record<string, unknown>;
   /** The card opens while the model still writes the arguments (they follow as partials). */
   inputStreaming?: boolean;
-  /** The model's tool call that opens the card, so the browser shows the card with its row. */
+  /** The model's tool call that opens the card (its tool part holds the card). */
   toolCallId?: string;
 }
 
 /** The card transitions a turn's tool calls cause. */
 export interface CardOpener {
   /**
-   * Creates and commits the card of a tool call, then announces it.
+   * Creates and commits the card of a tool call (the turn announces it, as its part's card).
    *
-   * @throws store errors (the card is then neither live nor announced).
+   * @throws store errors (the card is then not live).
    */
   openForToolCall(input: OpenCardInput): Promise<LiveCard>;
   /** Passes the arguments written so far to a streaming card. */

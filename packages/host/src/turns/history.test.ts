@@ -21,15 +21,15 @@ describe("toModelMessages", () => {
       message({
         role: "assistant",
         parts: [
-          { type: "tool-call", toolCallId: "t1", name: "get-time", arguments: {} },
           {
-            type: "tool-result",
+            type: "tool",
             toolCallId: "t1",
             name: "get-time",
-            value: "noon",
-            isError: false,
+            state: "output-available",
+            input: {},
+            output: "noon",
+            instanceId: "host-1",
           },
-          { type: "card", instanceId: "host-1" },
           { type: "text", text: "It is noon." },
         ],
       }),
@@ -48,14 +48,14 @@ describe("toModelMessages", () => {
     });
   });
 
-  it("drops a tool call that never got its result, and marks a stopped reply", () => {
+  it("drops a tool call that never got its outcome, and marks a stopped reply", () => {
     const history = toModelMessages([
       message({
         role: "assistant",
         status: "stopped",
         parts: [
           { type: "text", text: "Let me look." },
-          { type: "tool-call", toolCallId: "t9", name: "slow", arguments: {} },
+          { type: "tool", toolCallId: "t9", name: "slow", state: "input-available", input: {} },
         ],
       }),
     ]);
@@ -93,8 +93,14 @@ describe("toModelMessages", () => {
           status,
           parts: [
             { type: "text", text: "Done. The to" },
-            { type: "tool-call", toolCallId: "t1", name: "add", arguments: { text: "x" } },
-            { type: "tool-result", toolCallId: "t1", name: "add", value: "ok", isError: false },
+            {
+              type: "tool",
+              toolCallId: "t1",
+              name: "add",
+              state: "output-available",
+              input: { text: "x" },
+              output: "ok",
+            },
             { type: "text", text: "Saved, and the" },
           ],
         }),
@@ -140,20 +146,14 @@ describe("toModelMessages", () => {
         role: "assistant",
         parts: [
           {
-            type: "tool-call",
+            type: "tool",
             toolCallId: "t1",
             name: "get-time",
             modelName: "basic-react__get-time",
             source: "basic-react",
-            arguments: {},
-          },
-          {
-            type: "tool-result",
-            toolCallId: "t1",
-            name: "get-time",
-            modelName: "basic-react__get-time",
-            value: "noon",
-            isError: false,
+            state: "output-available",
+            input: {},
+            output: "noon",
           },
         ],
       }),
@@ -167,16 +167,30 @@ describe("toModelMessages", () => {
       message({
         role: "assistant",
         parts: [
-          { type: "tool-call", toolCallId: "a", name: "x", arguments: {} },
           {
-            type: "tool-result",
+            type: "tool",
             toolCallId: "a",
             name: "x",
-            value: "The tool failed.",
-            isError: true,
+            state: "output-error",
+            input: {},
+            errorText: "The tool failed.",
           },
-          { type: "tool-call", toolCallId: "b", name: "y", arguments: {} },
-          { type: "tool-result", toolCallId: "b", name: "y", value: { n: 1 }, isError: false },
+          {
+            type: "tool",
+            toolCallId: "b",
+            name: "y",
+            state: "output-available",
+            input: {},
+            output: { n: 1 },
+          },
+          {
+            type: "tool",
+            toolCallId: "c",
+            name: "z",
+            state: "output-denied",
+            input: {},
+            errorText: "Not allowed.",
+          },
         ],
       }),
     ]);
@@ -187,6 +201,7 @@ describe("toModelMessages", () => {
     expect(outputs).toEqual([
       { type: "error-text", value: "The tool failed." },
       { type: "json", value: { n: 1 } },
+      { type: "error-text", value: "Tool call rejected. Not allowed." },
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
-import { modelOutputFor } from "../model/tool-outcome";
+import { modelOutputFor, refusalOutcome } from "../model/tool-outcome";
 
 /** What the model is told at the end of a reply the person stopped. */
 export const STOPPED_REPLY_MARK = "[The person stopped this reply before it was finished.]";
@@ -16,8 +16,9 @@ export const STOPPED_REPLY_MARK = "[The person stopped this reply before it was 
  * - a person's message the model never answered is sent once: when the person sent the same text
  *   again (or pressed Retry), the earlier copy is left out.
  *
- * Cards are the browser's business and are left out. A tool call whose result was never stored
- * is left out too, because providers refuse an unanswered call. Tool calls carry the name the
+ * Cards are the browser's business and are left out. A tool call without an outcome (its reply
+ * ended while its input streamed or while it ran) is left out too, because providers refuse an
+ * unanswered call. Tool calls carry the name the
  * model was given (`modelName`), so a renamed tool's call matches what the model knows.
  *
  * @param messages - the chat's stored messages, oldest first.
@@ -71,9 +72,6 @@ function textOf(parts: readonly MessagePart[]): string {
 function assistantTurn(message: ChatMessage): ModelMessage[] {
   const { parts } = message;
   const failed = message.status !== "complete" && message.status !== "stopped";
-  const answered = new Set(
-    parts.filter((part) => part.type === "tool-result").map((part) => part.toolCallId),
-  );
   const out: ModelMessage[] = [];
   let assistant: Exclude<AssistantContent, string> = [];
   let tool: ToolContent = [];
@@ -92,25 +90,23 @@ function assistantTurn(message: ChatMessage): ModelMessage[] {
         flushTool();
         assistant.push({ type: "text", text: part.text });
         break;
-      case "tool-call":
-        if (!answered.has(part.toolCallId)) break;
+      case "tool": {
+        const output = toolOutput(part);
+        if (output === null) break;
+        const toolName = part.modelName ?? part.name;
+        // The call closes the assistant's content and its result opens the tool's, as the
+        // model's step read it.
         flushTool();
         assistant.push({
           type: "tool-call",
           toolCallId: part.toolCallId,
-          toolName: part.modelName ?? part.name,
-          input: part.arguments ?? {},
+          toolName,
+          input: part.input ?? {},
         });
-        break;
-      case "tool-result":
         flushAssistant();
-        tool.push({
-          type: "tool-result",
-          toolCallId: part.toolCallId,
-          toolName: part.modelName ?? part.name,
-          output: modelOutputFor({ value: part.value as JSONValue, isError: part.isError }),
-        });
+        tool.push({ type: "tool-result", toolCallId: part.toolCallId, toolName, output });
         break;
+      }
       case "card":
         break;
     }
@@ -122,6 +118,25 @@ function assistantTurn(message: ChatMessage): ModelMessage[] {
   flushAssistant();
   flushTool();
   return out;
+}
+
+/**
+ * What the model was told of a tool part's call: its output, its error, or its refusal (the
+ * refusal as "Tool call rejected. <reason>", as the model read it then).
+ *
+ * @returns the output, or null for a call without an outcome (providers refuse an unanswered call).
+ */
+function toolOutput(part: Extract<MessagePart, { type: "tool" }>) {
+  switch (part.state) {
+    case "output-available":
+      return modelOutputFor({ value: (part.output ?? null) as JSONValue, isError: false });
+    case "output-error":
+      return modelOutputFor({ value: part.errorText ?? "The tool call failed.", isError: true });
+    case "output-denied":
+      return modelOutputFor(refusalOutcome(part.errorText ?? "The host refused it."));
+    default:
+      return null;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import type { HostTool, ToolRunContext } from "../model/host-tool";
 import { toolOutcomeFromResult, type ModelToolOutcome } from "../model/tool-outcome";
 import type { SourceTool } from "../sources/source";
 import { measuredToolCall } from "../telemetry/measured-tool-call";
-import { toolDisplayTitle, toolHasView } from "../sources/tool-metadata";
+import { toolDisplayTitle } from "../sources/tool-metadata";
 import { STOPPED_REASON, type Turn, type TurnDeps } from "./turn";
 
 /**
@@ -24,7 +24,7 @@ export async function turnTools(deps: TurnDeps, chat: Chat, turn: Turn): Promise
       inputSchema: tool.inputSchema as HostTool["inputSchema"],
       source,
       execute: (args, runContext) =>
-        executeToolCall(deps, chat, turn, { source, tool, args }, runContext),
+        executeToolCall(deps, turn, { source, tool, args }, runContext),
     };
     if (tool.annotations !== undefined) hostTool.annotations = tool.annotations;
     return hostTool;
@@ -32,13 +32,13 @@ export async function turnTools(deps: TurnDeps, chat: Chat, turn: Turn): Promise
 }
 
 /**
- * Runs one model tool call on its source. A tool with a view has a card: one opened while the
- * arguments streamed gets the final arguments, otherwise one opens now, before the call; it gets
- * the result, or the reason there is none. Closing the card cuts its call short.
+ * Runs one model tool call on its source. A tool with a view has a card, opened by the turn
+ * before the call runs: it is saved with the final arguments, then with the result or the
+ * reason there is none (the tabs hear of both in the reply's chunks). Closing the card cuts its
+ * call short.
  */
 async function executeToolCall(
   deps: TurnDeps,
-  chat: Chat,
   turn: Turn,
   call: { source: string; tool: SourceTool; args: Record<string, unknown> },
   runContext: ToolRunContext,
@@ -46,21 +46,10 @@ async function executeToolCall(
   const { context, cards } = deps;
   const { tool, args } = call;
   const source = await context.sources.get(call.source);
-  let card: LiveCard | null = await turn.streamingCards.take(runContext.toolCallId);
-  if (card) {
-    await cards.finishInput(card, args);
-  } else if (toolHasView(tool)) {
-    card = await cards.openForToolCall({
-      chatKey: chat.key,
-      conversationId: turn.conversationId,
-      messageId: turn.reply?.id ?? "",
-      source: call.source,
-      tool,
-      arguments: args,
-      toolCallId: runContext.toolCallId,
-    });
-    turn.addCard(card.descriptor.instanceId, runContext.toolCallId);
-  }
+  // The turn opened the card as the call's part was born (or got its input); it is stored
+  // before the call runs.
+  const card: LiveCard | null = await turn.cardOf(runContext.toolCallId);
+  if (card) await cards.finishInput(card, args);
   const signal = card
     ? AbortSignal.any([runContext.signal, cards.beginOpeningCall(card)])
     : runContext.signal;

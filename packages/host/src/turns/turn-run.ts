@@ -123,9 +123,7 @@ export async function runReply(
       : undefined;
   // Cards whose call never ran (stopped while the model wrote its arguments, or arguments that
   // could not be read) would otherwise wait for a result forever.
-  await turn.streamingCards.cancelAll(
-    status === "stopped" ? STOPPED_REASON : (error ?? CALL_NOT_RUN_REASON),
-  );
+  await turn.settleCalls(status === "stopped" ? STOPPED_REASON : (error ?? CALL_NOT_RUN_REASON));
   if (error !== undefined) {
     // A summary only: the request body holds the conversation and never goes to the log.
     context.logger.warn(

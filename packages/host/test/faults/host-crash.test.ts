@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { exchange, replyText } from "../harness";
+import { exchange, nextChunk, replyText } from "../harness";
 import { startChildHost } from "./child-host";
 
 const running = new Set<ChildProcess>();
@@ -37,14 +37,16 @@ describe("the host killed in the middle of a reply", () => {
       text: "open the card",
       clientId: "message-open",
     });
-    const opened = await before.next("card:opened");
-    const result = await before.next(
-      "card:result",
-      (payload) => payload.instanceId === opened.card.instanceId,
+    const opened = await nextChunk(before, "data-card");
+    const output = await nextChunk(
+      before,
+      "tool-output-available",
+      (chunk) => chunk.toolCallId === opened.toolCallId,
     );
+    const result = { result: output.cardResult };
     // Two deltas of the step after the tool call: the reply is streaming when the host dies.
-    await before.next("message:delta", (payload) => payload.delta === "Partial ");
-    await before.next("message:delta", (payload) => payload.delta === "reply ");
+    await nextChunk(before, "text-delta", (chunk) => chunk.delta === "Partial ");
+    await nextChunk(before, "text-delta", (chunk) => chunk.delta === "reply ");
     expect(toolCalls(data)).toEqual(["show"]);
     await first.kill();
 
@@ -69,18 +71,18 @@ describe("the host killed in the middle of a reply", () => {
     expect(replyText(reply1!)).toBe("Hi there.");
     expect(open?.id).toBe(sent.messageId);
     expect(replyText(open!)).toBe("open the card");
-    // What was saved of the cut reply: the tool call, its card and its result (saved when the
-    // call finished); the streamed text after it was never stored.
+    // What was saved of the cut reply: the tool call's part with its card and its output (saved
+    // when the call finished); the streamed text after it was never stored.
     expect(cut?.parts).toEqual([
-      {
-        type: "tool-call",
+      expect.objectContaining({
+        type: "tool",
         toolCallId: "call-show",
         name: "show",
         source: "recorder",
-        arguments: {},
-      },
-      { type: "card", instanceId: opened.card.instanceId, toolCallId: "call-show" },
-      expect.objectContaining({ type: "tool-result", toolCallId: "call-show", isError: false }),
+        state: "output-available",
+        input: {},
+        instanceId: opened.card.instanceId,
+      }),
     ]);
     expect(current.cards).toHaveLength(1);
     expect(current.cards[0]).toMatchObject({

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../../src/mcp-chat-host";
 import { ConnectionSource } from "../../src/sources/connection-source";
 import type { SourceFactory } from "../../src/sources/source";
-import { exchange, openCard, replyText, startHost, type TestHost } from "../harness";
+import { exchange, nextChunk, openCard, replyText, startHost, type TestHost } from "../harness";
 import { openReportChannel, type ReportChannel } from "./report-channel";
 
 const appServer = fileURLToPath(new URL("./fixtures/app-server.mjs", import.meta.url));
@@ -129,27 +129,33 @@ describe("an MCP server that stops answering", () => {
     process.kill(frozen.pid, "SIGSTOP");
 
     const done = await exchange(client, "chat-1", "/call show {}");
-    const opened = await client.next("card:opened");
-    const cancelled = await client.next(
-      "card:cancelled",
-      (payload) => payload.instanceId === opened.card.instanceId,
+    const opened = await nextChunk(client, "data-card");
+    const failed = await nextChunk(
+      client,
+      "tool-output-error",
+      (chunk) => chunk.toolCallId === opened.toolCallId,
     );
     const told =
       "fault-app did not answer in time, so its connection was closed. Try again to reconnect.";
-    expect(cancelled.reason).toBe(told);
+    expect(failed.errorText).toBe(`The tool call failed: ${told}`);
+    expect(failed.cardResult).toBeUndefined();
     expect(done.reply.status).toBe("complete");
-    const toolResult = done.reply.parts.find((part) => part.type === "tool-result");
-    expect(toolResult).toMatchObject({ isError: true, value: `The tool call failed: ${told}` });
+    const toolPart = done.reply.parts.find((part) => part.type === "tool");
+    expect(toolPart).toMatchObject({
+      state: "output-error",
+      errorText: `The tool call failed: ${told}`,
+      instanceId: opened.card.instanceId,
+    });
     expect(replyText(done.reply)).toContain(told);
     const hello = await client.value("session:hello", {});
     expect(hello.current?.cards).toEqual([
-      expect.objectContaining({ instanceId: opened.card.instanceId, cancelled: cancelled.reason }),
+      expect.objectContaining({ instanceId: opened.card.instanceId, cancelled: told }),
     ]);
 
     // The next turn reaches a new process.
     const next = await exchange(client, "chat-1", "/call echo {}");
-    expect(next.reply.parts.find((part) => part.type === "tool-result")).toMatchObject({
-      isError: false,
+    expect(next.reply.parts.find((part) => part.type === "tool")).toMatchObject({
+      state: "output-available",
     });
     const restarted = await channel.next((event) => event.event === "start");
     started.push(restarted.pid);

@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { HostSession } from "../../src/host-session";
 import {
   deferred,
+  nextChunk,
   receivedOf,
+  receivedTextDeltas,
   replyText,
   startHost,
   type TestClient,
@@ -25,7 +27,7 @@ afterEach(async () => {
 function textFromSnapshotAndDeltas(snapshotReply: ChatMessage, client: TestClient): string {
   return (
     replyText(snapshotReply) +
-    receivedOf(client, "message:delta")
+    receivedTextDeltas(client)
       .filter((delta) => delta.messageId === snapshotReply.id)
       .map((delta) => delta.delta)
       .join("")
@@ -103,8 +105,11 @@ async function drop(test: TestHost, client: TestClient): Promise<void> {
   await gone;
 }
 
-const isDelta = (text: string) => (event: ServerEventName, payload: unknown) =>
-  event === "message:delta" && (payload as ServerEvents["message:delta"]).delta === text;
+const isDelta = (text: string) => (event: ServerEventName, payload: unknown) => {
+  if (event !== "message:chunk") return false;
+  const { chunk } = payload as ServerEvents["message:chunk"];
+  return chunk.type === "text-delta" && chunk.delta === text;
+};
 
 describe("the browser's socket dropped and restored in the middle of a reply", () => {
   it("catches up with the live reply, then its rest, with no duplicate and no lost message", async () => {
@@ -117,13 +122,13 @@ describe("the browser's socket dropped and restored in the middle of a reply", (
       text: "Tell me a story",
       clientId: "message-story",
     });
-    await before.next("message:delta", (payload) => payload.delta === "One ");
+    await nextChunk(before, "text-delta", (chunk) => chunk.delta === "One ");
     await drop(host, before);
 
     // The reply goes on while the tab is away.
     gated.second.resolve();
     await gated.sent(isDelta("two "));
-    expect(receivedOf(before, "message:delta").map((delta) => delta.delta)).toEqual([]);
+    expect(receivedTextDeltas(before).map((delta) => delta.delta)).toEqual([]);
 
     const after = await host.connect({ tabId: "tab-1" });
     const hello = await after.value("session:hello", {});
@@ -176,7 +181,7 @@ describe("the browser's socket dropped and restored in the middle of a reply", (
       text: "Tell me a story",
       clientId: "message-story",
     });
-    await before.next("message:delta", (payload) => payload.delta === "One ");
+    await nextChunk(before, "text-delta", (chunk) => chunk.delta === "One ");
     await drop(host, before);
 
     gated.second.resolve();
@@ -195,7 +200,7 @@ describe("the browser's socket dropped and restored in the middle of a reply", (
     ]);
     expect(replyText(current.messages[1]!)).toBe("One two three.");
     // Nothing more arrives for that reply: the snapshot was the whole of it.
-    expect(receivedOf(after, "message:delta")).toEqual([]);
+    expect(receivedOf(after, "message:chunk")).toEqual([]);
     expect(receivedOf(after, "message:updated")).toEqual([]);
     // The chat is free again: the next message gets its own reply.
     const next = await after.value("message:send", {

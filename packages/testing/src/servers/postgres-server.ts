@@ -146,6 +146,9 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
         // A commit is always written to the log before it is acknowledged, so a crash of the
         // server loses nothing committed; only the flush to disk is skipped unless durable.
         ...["-c", `fsync=${durable}`, "-c", `full_page_writes=${durable}`],
+        // A prepared transaction keeps its locks across a restart, so a test can hold a row
+        // locked while the server stops and know no waiter gets it meanwhile.
+        ...["-c", "max_prepared_transactions=8"],
         ...(tls === undefined
           ? []
           : [

@@ -1,14 +1,19 @@
 // Shared set-up of the card controller's tests: a real socket.io server on 127.0.0.1 and the
-// page's real client, the proxy stand-in with a real ext-apps `App` as the view, and a card
+// page's real client, whose server events reach the page's store as in the page
+// (bindServerEvents), the proxy stand-in with a real ext-apps `App` as the view, and a card
 // controller wired to them. Only tests import this file.
-import type { AttachReply, CardDescriptor } from "@mcp-chat-host/protocol";
+import type { AttachReply, CardDescriptor, ReplyChunk } from "@mcp-chat-host/protocol";
 import { App } from "@modelcontextprotocol/ext-apps";
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { afterEach, beforeEach, expect, vi, type Mock } from "vitest";
 import type { CardResume } from "../card-controller-options";
 import { CardController } from "../card-controller";
+import { bindServerEvents } from "../../socket/bind-server-events";
 import { requestValue } from "../../socket/request";
-import { cardViewAccess } from "../../state/host-store";
+import { cardViewAccess, useHostStore } from "../../state/host-store";
+import { chatMessage } from "../../test-support/records";
+import { resetStores } from "../../test-support/reset-stores";
+import { showMessages } from "../../test-support/store-state";
 import type { TimerFunctions } from "../teardown-with-timeout";
 import { startCardSocketServer, type CardSocketServer } from "./card-socket-server";
 import { memoryGrants, type MemoryGrants } from "./memory-grants";
@@ -104,7 +109,10 @@ export interface ControllerFixture {
    * `clock` source (the default attach reply declares it).
    */
   grants: MemoryGrants;
-  /** Creates and starts a card controller on the fixture's socket, frame and proxy stand-in. */
+  /**
+   * Puts the card in the page's store, then creates and starts a card controller on the
+   * fixture's socket, frame and proxy stand-in.
+   */
   startCard(options?: {
     card?: CardDescriptor;
     timers?: TimerFunctions;
@@ -123,6 +131,11 @@ export interface ControllerFixture {
    * than the view's notifications.
    */
   roundTrip(): Promise<void>;
+  /**
+   * Plays a chunk of the reply whose tool part ("call-1") opened the card, as the server streams
+   * it (`message:chunk`); a chunk naming another call is another card's.
+   */
+  chunk(chunk: ReplyChunk): void;
 }
 
 /**
@@ -139,8 +152,12 @@ export function setUpControllerFixture(): ControllerFixture {
     },
   } as unknown as ControllerFixture;
 
+  let unbind: () => void = () => undefined;
+
   beforeEach(async () => {
+    resetStores();
     fixture.server = await startCardSocketServer();
+    unbind = bindServerEvents(fixture.server.client);
     fixture.harness = await createViewHarness();
     fixture.holder = document.createElement("div");
     fixture.iframe = document.createElement("iframe");
@@ -156,13 +173,36 @@ export function setUpControllerFixture(): ControllerFixture {
       await controller.dispose("unmounted");
       cardViewAccess.remove(controller.instanceId);
     }
+    unbind();
     fixture.holder.remove();
     await fixture.server.close();
   });
 
   fixture.startCard = (options = {}) => {
+    const card = options.card ?? descriptor();
+    // The page holds the card before its view mounts: the child of its call's tool part in the
+    // reply being written (a `data-card` chunk, or a snapshot).
+    showMessages(card.conversationId, [
+      chatMessage("reply-1", {
+        conversationId: card.conversationId ?? "conv-1",
+        chatId: "chat-1",
+        status: "streaming",
+        parts: [
+          {
+            type: "tool",
+            toolCallId: "call-1",
+            name: card.tool,
+            source: card.source,
+            state: card.inputStreaming === true ? "input-streaming" : "input-available",
+            input: card.arguments,
+            instanceId: card.instanceId,
+          },
+        ],
+      }),
+    ]);
+    useHostStore.getState().cardOpened(card);
     const controller = new CardController({
-      card: options.card ?? descriptor(),
+      card,
       socket: fixture.server.client,
       iframe: fixture.iframe,
       holder: fixture.holder,
@@ -188,6 +228,15 @@ export function setUpControllerFixture(): ControllerFixture {
       instanceId: "sync",
       level: "debug",
       data: null,
+    });
+  };
+
+  fixture.chunk = (chunk) => {
+    fixture.server.emit("message:chunk", {
+      conversationId: "conv-1",
+      chatId: "chat-1",
+      messageId: "reply-1",
+      chunk,
     });
   };
 

@@ -196,7 +196,7 @@ describe("ApprovalDialog", () => {
   });
 });
 
-describe("ApprovalDialog's arming (issue 9, item 1)", () => {
+describe("ApprovalDialog's arming", () => {
   let socket: FakeSocket;
   let view: Rendered;
   let clock = 1_000;

@@ -6,8 +6,8 @@ import type { ConsentArmingOptions } from "../../consent/consent-arming";
 import { useConsentArming } from "../../consent/use-consent-arming";
 import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";
-import { prettyJson } from "../common/format";
-import { HostDialog } from "../common/host-dialog";
+import { prettyJson } from "../../ui/format";
+import { HostDialog } from "../../ui/host-dialog";
 import { AnnotationBadges } from "./annotation-badges";
 import { ConsentHint } from "../../consent/consent-hint";
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Issue 9, item 16: the person reads the audit of the open conversation.
+// The person reads the audit of the open conversation.
 import type { AuditEntry } from "@mcp-chat-host/protocol";
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

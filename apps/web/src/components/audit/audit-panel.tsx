@@ -3,8 +3,8 @@ import { useEffect, useId, useState } from "react";
 import { listAudit } from "../../actions/list-audit";
 import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";
-import { formatDuration, formatTime } from "../common/format";
-import { HostDialog } from "../common/host-dialog";
+import { formatDuration, formatTime } from "../../ui/format";
+import { HostDialog } from "../../ui/host-dialog";
 import { approvalText, verdictText } from "./audit-entry-text";
 
 type Loaded =

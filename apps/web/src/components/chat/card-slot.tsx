@@ -4,7 +4,7 @@ import { CardView, type CardViewProps } from "../../cards/card-view";
 import { CardStandIn } from "../../cards/card-stand-in";
 import { pageLiveViews } from "../../cards/live-view-budget";
 import { reportTextOf } from "../../cards/page-request-tracking";
-import type { Theme } from "../../cards/style-variables";
+import type { Theme } from "../../state/theme-store";
 import { useLiveView } from "../../cards/use-live-view";
 import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";

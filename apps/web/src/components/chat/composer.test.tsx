@@ -129,7 +129,7 @@ describe("Composer", () => {
     expect(document.activeElement).not.toBe(input);
     await act0(() => useHostStore.getState().offerAppMessage("chat", "Compare\nthese two", notes));
     expect(input.value).toBe("Compare\nthese two");
-    // Issue 9, item 3: no focus, so no key the person presses next sends it by surprise.
+    // No focus, so no key the person presses next sends it by surprise.
     expect(document.activeElement).not.toBe(input);
     expect(byTestId(view.container, "composer-author-app").textContent).toBe(
       "Notes (notes-server)",

@@ -1,6 +1,6 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { useHostStore } from "../../state/host-store";
-import { formatUsage } from "../common/format";
+import { formatUsage } from "../../ui/format";
 import { MessageStatusNote } from "./message-status-note";
 import { RetryButton } from "./retry-button";
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { ChatMessage } from "@mcp-chat-host/protocol";
+import type { ChatMessage, ReplyChunk } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useHostStore } from "../../state/host-store";
 
@@ -8,6 +8,7 @@ import { showCards, showMessages } from "../../test-support/store-state";
 
 import { FakeSocket } from "../../test-support/fake-socket";
 import { cardDescriptor, chatMessage } from "../../test-support/records";
+import { chunkEvent } from "../../test-support/reply-chunks";
 import {
   act0,
   allByTestId,
@@ -43,7 +44,7 @@ describe("MessageView", () => {
     expect(reply.querySelector("img")).toBeNull();
   });
 
-  it("says which app wrote a message it sent as the person (issue 9, item 3)", async () => {
+  it("says which app wrote a message it sent as the person", async () => {
     const fromApp = { instanceId: "card-1", source: "notes", title: "Notes" };
     view = await render(
       <>
@@ -93,11 +94,23 @@ describe("MessageView", () => {
       status: "streaming",
       parts: [
         { type: "text", text: "Opening it." },
-        { type: "tool-call", toolCallId: "t1", name: "open-notes", arguments: { q: 1 } },
-        { type: "card", instanceId: "host-1" },
+        {
+          type: "tool",
+          toolCallId: "t1",
+          name: "open-notes",
+          state: "input-available",
+          input: { q: 1 },
+          instanceId: "host-1",
+        },
+        { type: "text", text: "It is open." },
+        // A card shown by hand, where its part is.
+        { type: "card", instanceId: "host-2" },
       ],
     });
-    showCards([cardDescriptor("host-1", { messageId: "a1" })]);
+    showCards([
+      cardDescriptor("host-1", { messageId: "a1", toolCallId: "t1" }),
+      cardDescriptor("host-2", { messageId: "a1" }),
+    ]);
     view = await render(<MessageView message={message} />, new FakeSocket());
     const body = byTestId(view.container, "message-parts");
     // Each part's element, or the first marked element inside it (a card's slot holds the card).
@@ -109,11 +122,12 @@ describe("MessageView", () => {
         first?.className
       );
     });
-    expect(order).toEqual(["markdown", "tool-row", "card"]);
-    expect(allByTestId(view.container, "card")).toHaveLength(1);
+    // The card a call opened is the call's child: right after its row.
+    expect(order).toEqual(["markdown", "tool-row", "card", "markdown", "card"]);
+    expect(allByTestId(view.container, "card")).toHaveLength(2);
     // Once the person closed it, the card leaves; a one-line note stays where it was.
     await act0(() => useHostStore.getState().cardClosed("host-1", "closed"));
-    expect(allByTestId(view.container, "card")).toHaveLength(0);
+    expect(allByTestId(view.container, "card")).toHaveLength(1);
     expect(byTestId(view.container, "card-closed").textContent).toContain("Notes");
   });
 });
@@ -124,24 +138,13 @@ describe("ToolRowView", () => {
   afterEach(async () => view.unmount());
 
   it("shows progress while running and the result once finished", async () => {
-    const message = chatMessage("a1", {
-      status: "streaming",
-      parts: [{ type: "tool-call", toolCallId: "t1", name: "count", arguments: { to: 4 } }],
-    });
-    showMessages("conv-1", [message]);
-    useHostStore.getState().toolStarted({
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "a1",
-      toolCallId: "t1",
-      name: "count",
-      arguments: { to: 4 },
-      startedAt: Date.now(),
-    });
-    useHostStore
-      .getState()
-      .toolProgressed({ chatId: "chat", toolCallId: "t1", progress: 1, total: 4 });
-    view = await render(<MessageView message={message} />, new FakeSocket());
+    showMessages("conv-1", [chatMessage("a1", { status: "streaming" })]);
+    const apply = (chunk: ReplyChunk) =>
+      useHostStore.getState().replyChunkArrived(chunkEvent(chunk, "a1"));
+    apply({ type: "tool-input-start", toolCallId: "t1", toolName: "count", startedAt: Date.now() });
+    apply({ type: "tool-input-available", toolCallId: "t1", input: { to: 4 } });
+    apply({ type: "data-tool-progress", toolCallId: "t1", progress: 1, total: 4 });
+    view = await render(<MessageList chatId="chat" ownsUnassignedCards />, new FakeSocket());
     const row = byTestId(view.container, "tool-row");
     expect(row.getAttribute("data-status")).toBe("running");
     const bar = row.querySelector("progress");
@@ -150,19 +153,41 @@ describe("ToolRowView", () => {
     expect(row.querySelector(".spinner")).not.toBeNull();
     expect(row.textContent).toContain(JSON.stringify({ to: 4 }, null, 2));
     await act0(() =>
-      useHostStore.getState().toolFinished({
-        chatId: "chat",
+      apply({
+        type: "tool-output-available",
         toolCallId: "t1",
-        name: "count",
-        isError: false,
-        value: { counted: 4 },
+        output: { counted: 4 },
         durationMs: 2_500,
       }),
     );
-    expect(row.getAttribute("data-status")).toBe("done");
-    expect(row.querySelector("progress")).toBeNull();
-    expect(byTestId(row, "tool-row-time").textContent).toBe("2.5 s");
-    expect(row.textContent).toContain(JSON.stringify({ counted: 4 }, null, 2));
+    const done = byTestId(view.container, "tool-row");
+    expect(done.getAttribute("data-status")).toBe("done");
+    expect(done.querySelector("progress")).toBeNull();
+    expect(byTestId(done, "tool-row-time").textContent).toBe("2.5 s");
+    expect(done.textContent).toContain(JSON.stringify({ counted: 4 }, null, 2));
+  });
+
+  it("says why a call was refused, and that a call of a stopped reply did not finish", async () => {
+    const message = chatMessage("a1", {
+      status: "stopped",
+      parts: [
+        {
+          type: "tool",
+          toolCallId: "t1",
+          name: "delete-all",
+          state: "output-denied",
+          input: {},
+          errorText: "Not allowed.",
+        },
+        { type: "tool", toolCallId: "t2", name: "count", state: "input-available", input: {} },
+      ],
+    });
+    view = await render(<MessageView message={message} />, new FakeSocket());
+    const [refused, unfinished] = allByTestId(view.container, "tool-row");
+    expect(refused?.getAttribute("data-status")).toBe("refused");
+    expect(refused?.textContent).toContain("Not allowed.");
+    expect(unfinished?.getAttribute("data-status")).toBe("unfinished");
+    expect(unfinished?.textContent).toContain("Did not finish");
   });
 });
 
@@ -272,7 +297,9 @@ describe("the Thinking line", () => {
     await act0(() =>
       useHostStore
         .getState()
-        .applyDelta({ conversationId: "conv-1", chatId: "chat", messageId: "a1", delta: "Hi" }),
+        .replyChunkArrived(
+          chunkEvent({ type: "text-delta", id: "text-1", delta: "Hi", offset: 0 }, "a1"),
+        ),
     );
     expect(allByTestId(view.container, "message-thinking")).toHaveLength(0);
   });
@@ -287,12 +314,14 @@ describe("tool names", () => {
     const message = chatMessage("a1", {
       parts: [
         {
-          type: "tool-call",
+          type: "tool",
           toolCallId: "t1",
           name: "get-time",
           source: "basic-vanillajs",
           modelName: "basic_vanillajs__get-time",
-          arguments: {},
+          state: "output-available",
+          input: {},
+          output: {},
         },
       ],
     });
@@ -316,12 +345,18 @@ describe("tool names", () => {
       },
     ]);
     const message = chatMessage("a1", {
-      parts: [{ type: "tool-call", toolCallId: "t9", name: "notes__delete", arguments: {} }],
+      parts: [
+        {
+          type: "tool",
+          toolCallId: "t9",
+          name: "notes__delete",
+          state: "output-denied",
+          input: {},
+          errorText: "No.",
+        },
+      ],
     });
     showMessages("conv-1", [message]);
-    useHostStore
-      .getState()
-      .toolRefused({ chatId: "chat", toolCallId: "t9", name: "notes__delete", reason: "No." });
     view = await render(<MessageView message={message} />, new FakeSocket());
     expect(byTestId(view.container, "tool-row-name").textContent).toBe("delete");
     expect(byTestId(view.container, "tool-row-source").textContent).toBe("from notes");

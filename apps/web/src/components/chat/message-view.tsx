@@ -1,8 +1,4 @@
-import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
-import { useShallow } from "zustand/react/shallow";
-import { cardOriginsOf } from "../../state/cards-slice";
-import { useHostStore } from "../../state/host-store";
-import { placePart } from "../../state/part-placement";
+import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { CardSlot } from "./card-slot";
 import { MarkdownView } from "./markdown-view";
 import { MessageFooter } from "./message-footer";
@@ -10,49 +6,31 @@ import { type StablePart, StablePartList } from "./stable-part-list";
 import { ThinkingLine } from "./thinking-line";
 import { ToolRowView } from "./tool-row-view";
 
-/** The cards that say they belong under a message but are not among its parts (yet). */
-function useExtraCardIds(message: ChatMessage): string[] {
-  return useHostStore(
-    useShallow((state) =>
-      Object.values(state.cards)
-        .filter(
-          (entry) =>
-            entry.descriptor.messageId === message.id &&
-            entry.descriptor.kind === "card" &&
-            !message.parts.some(
-              (part) => part.type === "card" && part.instanceId === entry.descriptor.instanceId,
-            ),
-        )
-        .map((entry) => entry.descriptor.instanceId),
-    ),
-  );
-}
-
-/** The parts to show: the message's, with its late cards where the server will put them. */
-function shownParts(message: ChatMessage, extraCards: readonly string[]): MessagePart[] {
-  return extraCards.reduce<MessagePart[]>(
-    (parts, instanceId) =>
-      placePart(parts, { type: "card", instanceId }, cardOriginsOf(useHostStore.getState())),
-    message.parts,
-  );
+/** A card's place among a message's parts: pinned, so its element never moves. */
+function cardPart(instanceId: string, chatId: string): StablePart {
+  return {
+    key: `card-${instanceId}`,
+    pinned: true,
+    node: <CardSlot instanceId={instanceId} chatId={chatId} />,
+  };
 }
 
 /**
  * One message: the person's text as they typed it, or a reply as sanitised markdown with its tool
- * rows and cards where they happened, a "Thinking…" line while it has no text, and its footer
- * (what happened when it did not complete, Retry, tokens used).
+ * rows and cards where they happened (a card a call opened right after the call's row), a
+ * "Thinking…" line while it has no text, and its footer (what happened when it did not complete,
+ * Retry, tokens used).
  *
  * Cards are pinned parts of a {@link StablePartList}: a card's element (and its iframe) is made
  * once and never moved, whatever the updates do to the parts around it.
  */
 export function MessageView(props: { message: ChatMessage }) {
   const { message } = props;
-  const extraCards = useExtraCardIds(message);
   const isAssistant = message.role === "assistant";
   const hasText = message.parts.some((part) => part.type === "text" && part.text !== "");
   const parts: StablePart[] = [];
   let textCount = 0;
-  for (const part of shownParts(message, extraCards)) {
+  for (const part of message.parts) {
     switch (part.type) {
       case "text": {
         // Texts are keyed by their rank among texts: a call or a card put before them does not
@@ -70,22 +48,17 @@ export function MessageView(props: { message: ChatMessage }) {
         });
         break;
       }
-      case "tool-call":
+      case "tool":
         parts.push({
           key: `tool-${part.toolCallId}`,
           pinned: false,
-          node: <ToolRowView message={message} toolCallId={part.toolCallId} />,
+          node: <ToolRowView message={message} part={part} />,
         });
+        // The card a call opened is the call's child: it shows right after the call's row.
+        if (part.instanceId !== undefined) parts.push(cardPart(part.instanceId, message.chatId));
         break;
       case "card":
-        parts.push({
-          key: `card-${part.instanceId}`,
-          pinned: true,
-          node: <CardSlot instanceId={part.instanceId} chatId={message.chatId} />,
-        });
-        break;
-      default:
-        // Tool results show in their call's row.
+        parts.push(cardPart(part.instanceId, message.chatId));
         break;
     }
   }
@@ -99,7 +72,7 @@ export function MessageView(props: { message: ChatMessage }) {
     >
       <h3 className="visually-hidden">{isAssistant ? "Reply" : "You said"}</h3>
       {message.fromApp !== undefined ? (
-        // Issue 9, item 3: an app's message sent as the person's says which app wrote it.
+        // An app's message sent as the person's says which app wrote it, so nobody mistakes it.
         <p className="message-from-app" data-testid="message-from-app">
           Written by the app <strong>{message.fromApp.title}</strong> ({message.fromApp.source}) and
           sent as yours

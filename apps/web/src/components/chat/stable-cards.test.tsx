@@ -4,7 +4,13 @@
 // events go through bindServerEvents into the stores, the message list renders in StrictMode,
 // and the live cards attach over a real socket.io client to a real server on 127.0.0.1. A
 // MutationObserver on the container records every node React removes or inserts.
-import type { AttachReply, ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
+import type {
+  AttachReply,
+  ChatMessage,
+  MessagePart,
+  ReplyChunk,
+  ToolPartState,
+} from "@mcp-chat-host/protocol";
 import { act, StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -19,6 +25,7 @@ import { resetStores } from "../../test-support/reset-stores";
 import { useThemeStore } from "../../state/theme-store";
 import { FakeSocket } from "../../test-support/fake-socket";
 import { cardDescriptor, chatMessage } from "../../test-support/records";
+import { chunkEvent } from "../../test-support/reply-chunks";
 import { MessageList } from "./message-list";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -100,53 +107,43 @@ function created(message: ChatMessage) {
 function updated(message: ChatMessage) {
   return () => socket.serverEmit("message:updated", { message });
 }
-function delta(messageId: string, text: string) {
-  return () =>
-    socket.serverEmit("message:delta", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId,
-      delta: text,
-    });
+function chunk(messageId: string, sent: ReplyChunk) {
+  return () => socket.serverEmit("message:chunk", chunkEvent(sent, messageId));
 }
-function toolStarted(messageId: string, toolCallId: string) {
-  return () =>
-    socket.serverEmit("tool:started", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId,
+function delta(messageId: string, text: string, offset = 0) {
+  return chunk(messageId, { type: "text-delta", id: "text-1", delta: text, offset });
+}
+/** A call whose card opens while the model still writes its input: before the call runs. */
+function callWithCard(messageId: string, toolCallId: string, instanceId: string) {
+  return [
+    chunk(messageId, {
+      type: "tool-input-start",
       toolCallId,
-      name: "open-notes",
+      toolName: "open-notes",
       source: "notes",
-      arguments: {},
       startedAt: 1,
-    });
-}
-function cardOpened(instanceId: string, messageId: string) {
-  return () =>
-    socket.serverEmit("card:opened", {
-      card: cardDescriptor(instanceId, { messageId, inputStreaming: true }),
-    });
+    }),
+    chunk(messageId, {
+      type: "data-card",
+      toolCallId,
+      card: cardDescriptor(instanceId, { messageId, toolCallId, inputStreaming: true }),
+    }),
+  ];
 }
 
-const call = (toolCallId: string): MessagePart => ({
-  type: "tool-call",
+const tool = (
+  toolCallId: string,
+  instanceId: string,
+  state: ToolPartState = "output-available",
+): MessagePart => ({
+  type: "tool",
   toolCallId,
   name: "open-notes",
-  arguments: {},
   source: "notes",
-});
-const result = (toolCallId: string): MessagePart => ({
-  type: "tool-result",
-  toolCallId,
-  name: "open-notes",
-  value: {},
-  isError: false,
-});
-const card = (instanceId: string, toolCallId: string): MessagePart => ({
-  type: "card",
+  state,
+  input: {},
+  ...(state === "output-available" ? { output: {} } : {}),
   instanceId,
-  toolCallId,
 });
 const text = (value: string): MessagePart => ({ type: "text", text: value });
 
@@ -219,55 +216,34 @@ describe("a card's frame", () => {
       created(chatMessage("u1", { role: "user", text: "Show my notes", seq: 1 })),
       created(chatMessage("a1", streaming)),
       delta("a1", "Opening the notes."),
-      // The card opens while the model still writes the call's arguments: before its call.
-      cardOpened("host-1", "a1"),
+      ...callWithCard("a1", "t1", "host-1"),
     );
     const frame = await attached("host-1");
     records.length = 0;
-
-    await play(toolStarted("a1", "t1"));
-    // The page's order is already the one the server stores: the call, then its card.
+    // The card is the call's child: it shows right after the call's row.
     expect(shownOrder("a1")).toEqual(["text-0", "tool-t1", "card-host-1"]);
 
-    // The server's saves put the parts in another order, then in the final one.
+    // The call's input arrives and it runs, returns, and more text follows.
     await play(
-      updated(
-        chatMessage("a1", {
-          ...streaming,
-          parts: [text("Opening the notes."), card("host-1", "t1"), call("t1")],
-        }),
-      ),
-      updated(
-        chatMessage("a1", {
-          ...streaming,
-          parts: [
-            text("Opening the notes."),
-            call("t1"),
-            card("host-1", "t1"),
-            result("t1"),
-            text("Here."),
-          ],
-        }),
-      ),
+      chunk("a1", { type: "tool-input-delta", toolCallId: "t1", input: { q: "n" } }),
+      chunk("a1", { type: "tool-input-available", toolCallId: "t1", input: { q: "notes" } }),
+      chunk("a1", {
+        type: "tool-output-available",
+        toolCallId: "t1",
+        output: {},
+        cardResult: { content: [] },
+        durationMs: 3,
+      }),
+      delta("a1", "Here.", "Opening the notes.".length),
     );
     expect(shownOrder("a1")).toEqual(["text-0", "tool-t1", "card-host-1", "text-1"]);
 
-    // A save without the card (it is then a late card under the message), then with it.
-    await play(
-      updated(chatMessage("a1", { ...streaming, parts: [text("Opening the notes."), call("t1")] })),
-    );
-    expect(shownOrder("a1")).toEqual(["text-0", "tool-t1", "card-host-1"]);
+    // A save of the reply, as a snapshot or `message:updated` carries it, changes nothing.
     await play(
       updated(
         chatMessage("a1", {
           ...streaming,
-          parts: [
-            text("Opening the notes."),
-            call("t1"),
-            card("host-1", "t1"),
-            result("t1"),
-            text("Here."),
-          ],
+          parts: [text("Opening the notes."), tool("t1", "host-1"), text("Here.")],
         }),
       ),
     );
@@ -280,13 +256,7 @@ describe("a card's frame", () => {
           createdAt: 2,
           status: "complete",
           usage: { inputTokens: 10, outputTokens: 2 },
-          parts: [
-            text("Opening the notes."),
-            call("t1"),
-            card("host-1", "t1"),
-            result("t1"),
-            text("Here."),
-          ],
+          parts: [text("Opening the notes."), tool("t1", "host-1"), text("Here.")],
         }),
       ),
       () =>
@@ -314,8 +284,7 @@ describe("a card's frame", () => {
     await play(
       created(chatMessage("u2", { role: "user", text: "And again", seq: 3, createdAt: 3 })),
       created(chatMessage("a2", { status: "streaming", seq: 4, createdAt: 4 })),
-      toolStarted("a2", "t2"),
-      cardOpened("host-2", "a2"),
+      ...callWithCard("a2", "t2", "host-2"),
     );
     const secondFrame = await attached("host-2");
     const secondSince = records.length;
@@ -325,7 +294,7 @@ describe("a card's frame", () => {
           seq: 4,
           createdAt: 4,
           status: "complete",
-          parts: [call("t2"), card("host-2", "t2"), result("t2"), text("Done.")],
+          parts: [tool("t2", "host-2"), text("Done.")],
         }),
       ),
     );
@@ -355,10 +324,8 @@ describe("a card's frame", () => {
     const streaming = { status: "streaming" as const, seq: 2, createdAt: 2 };
     await play(
       created(chatMessage("a1", streaming)),
-      toolStarted("a1", "t1"),
-      cardOpened("host-1", "a1"),
-      toolStarted("a1", "t2"),
-      cardOpened("host-2", "a1"),
+      ...callWithCard("a1", "t1", "host-1"),
+      ...callWithCard("a1", "t2", "host-2"),
     );
     const first = await attached("host-1");
     const second = await attached("host-2");
@@ -368,13 +335,7 @@ describe("a card's frame", () => {
       updated(
         chatMessage("a1", {
           ...streaming,
-          parts: [
-            call("t2"),
-            card("host-2", "t2"),
-            call("t1"),
-            card("host-1", "t1"),
-            text("Both."),
-          ],
+          parts: [tool("t2", "host-2"), tool("t1", "host-1"), text("Both.")],
         }),
       ),
     );

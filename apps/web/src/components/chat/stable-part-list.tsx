@@ -9,8 +9,8 @@ export interface StablePart extends OrderItem {
 /**
  * A message's parts in their order, each in its own wrapper, placed by `stableLayout` so that a
  * pinned part (a card, whose iframe reloads when moved) keeps its element and its place in the
- * DOM for its whole life: a part reorder, a card moving from "late" to a part, or a re-render
- * never moves it. When the DOM order cannot be the wanted one without moving a card, CSS `order`
+ * DOM for its whole life: a part reorder (a saved reply in another order) or a re-render never
+ * moves it. When the DOM order cannot be the wanted one without moving a card, CSS `order`
  * shows the wanted order.
  *
  * @returns the `<div class="message-parts">`.

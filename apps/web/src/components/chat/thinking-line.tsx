@@ -1,4 +1,4 @@
-import { useNow } from "../common/use-now";
+import { useNow } from "../../ui/use-now";
 
 /**
  * "Thinking…" under a reply that streams with no text yet, with the seconds since the reply

@@ -1,11 +1,20 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
 import { useHostStore } from "../../state/host-store";
-import { toolRowOf, type ToolRow } from "../../state/tools-slice";
-import { formatDuration, prettyJson } from "../common/format";
-import { useNow } from "../common/use-now";
+import { noClock } from "../../state/tools-slice";
+import type { ToolPart } from "../../state/types/messages";
+import type { ToolProgress } from "../../state/types/tools";
+import { formatDuration, prettyJson } from "../../ui/format";
+import { useNow } from "../../ui/use-now";
 import { labelToolCall } from "./tool-label";
 
-const statusLabels: Record<ToolRow["status"], string> = {
+/**
+ * Where a call's row says it is: `running` while the model writes its input or it runs, `done` /
+ * `error` once it returned, `refused` when it was refused before it ran, `unfinished` when the
+ * reply ended (stopped, interrupted) before the call did.
+ */
+type ToolRowStatus = "running" | "done" | "error" | "refused" | "unfinished";
+
+const statusLabels: Record<ToolRowStatus, string> = {
   running: "Running",
   done: "Done",
   error: "Failed",
@@ -13,7 +22,21 @@ const statusLabels: Record<ToolRow["status"], string> = {
   unfinished: "Did not finish",
 };
 
-function ProgressLine(props: { progress: NonNullable<ToolRow["progress"]> }) {
+/** The row's status: the part's state, read with whether its reply is still being written. */
+function rowStatus(part: ToolPart, streaming: boolean): ToolRowStatus {
+  switch (part.state) {
+    case "output-available":
+      return "done";
+    case "output-error":
+      return "error";
+    case "output-denied":
+      return "refused";
+    default:
+      return streaming ? "running" : "unfinished";
+  }
+}
+
+function ProgressLine(props: { progress: ToolProgress }) {
   const { progress, total, message } = props.progress;
   const known = total !== undefined && total > 0;
   return (
@@ -29,33 +52,31 @@ function ProgressLine(props: { progress: NonNullable<ToolRow["progress"]> }) {
 }
 
 /**
- * A model tool call as a compact row: the tool's own name and source (the model's name for it,
- * when different, as a hint and in the opened row), a spinner and the elapsed time while it runs
- * (a progress bar when the server reports progress with a total), its outcome, and its arguments
- * and result when the person opens it.
+ * A model tool call as a compact row, drawn from its tool part: the tool's own name and source
+ * (the model's name for it, when different, as a hint and in the opened row), a spinner and the
+ * elapsed time while it runs (a progress bar when the server reports progress with a total), its
+ * outcome, and its input and output when the person opens it.
  */
-export function ToolRowView(props: { message: ChatMessage; toolCallId: string }) {
-  const activity = useHostStore((state) => state.toolActivity[props.toolCallId]);
-  const row = toolRowOf(props.message, props.toolCallId, activity);
-  const tools = useHostStore((state) =>
-    row === undefined ? undefined : state.chatTools[row.chatId],
-  );
-  const running = row?.status === "running";
+export function ToolRowView(props: { message: ChatMessage; part: ToolPart }) {
+  const { message, part } = props;
+  const clock = useHostStore((state) => state.toolClocks[part.toolCallId]) ?? noClock;
+  const tools = useHostStore((state) => state.chatTools[message.chatId]);
+  const status = rowStatus(part, message.status === "streaming");
+  const running = status === "running";
   const now = useNow(running);
-  if (row === undefined) return null;
-  const label = labelToolCall(row, tools);
+  const label = labelToolCall(
+    { name: part.name, source: part.source ?? null, modelName: part.modelName ?? null },
+    tools,
+  );
   let timing = "";
-  if (row.durationMs !== null) timing = formatDuration(row.durationMs);
-  else if (running && row.startedAt !== null) timing = formatDuration(now - row.startedAt);
+  if (clock.durationMs !== null) timing = formatDuration(clock.durationMs);
+  else if (running && clock.startedAt !== null) timing = formatDuration(now - clock.startedAt);
+  const ended = status === "done" || (status === "error" && part.output !== undefined);
   return (
-    <details
-      className={`tool-row tool-row-${row.status}`}
-      data-testid="tool-row"
-      data-status={row.status}
-    >
+    <details className={`tool-row tool-row-${status}`} data-testid="tool-row" data-status={status}>
       <summary>
         <span className="tool-row-icon" aria-hidden="true">
-          {running ? <span className="spinner" /> : row.status === "done" ? "✓" : "!"}
+          {running ? <span className="spinner" /> : status === "done" ? "✓" : "!"}
         </span>
         <span
           className="tool-row-name"
@@ -70,27 +91,27 @@ export function ToolRowView(props: { message: ChatMessage; toolCallId: string })
             {label.source}
           </span>
         ) : null}
-        <span className="tool-row-status">{statusLabels[row.status]}</span>
+        <span className="tool-row-status">{statusLabels[status]}</span>
         {timing !== "" ? (
           <span className="tool-row-time" data-testid="tool-row-time">
             {timing}
           </span>
         ) : null}
-        {running && row.progress !== null ? <ProgressLine progress={row.progress} /> : null}
+        {running && clock.progress !== null ? <ProgressLine progress={clock.progress} /> : null}
       </summary>
       <div className="tool-row-body">
-        {row.reason !== null ? <p className="tool-row-reason">{row.reason}</p> : null}
+        {part.errorText !== undefined ? <p className="tool-row-reason">{part.errorText}</p> : null}
         {label.modelName !== null ? (
           <p className="tool-row-model-name" data-testid="tool-row-model-name">
             The model calls this tool <code>{label.modelName}</code>.
           </p>
         ) : null}
         <h4>Arguments</h4>
-        <pre className="json">{prettyJson(row.arguments ?? {})}</pre>
-        {row.status === "done" || row.status === "error" ? (
+        <pre className="json">{prettyJson(part.input ?? {})}</pre>
+        {ended ? (
           <>
-            <h4>{row.status === "error" ? "Error" : "Result"}</h4>
-            <pre className="json">{prettyJson(row.value)}</pre>
+            <h4>{status === "error" ? "Error" : "Result"}</h4>
+            <pre className="json">{prettyJson(part.output)}</pre>
           </>
         ) : null}
       </div>

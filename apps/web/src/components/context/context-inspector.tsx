@@ -3,8 +3,8 @@ import { useEffect, useId, useState } from "react";
 import { inspectContext } from "../../actions/inspect-context";
 import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";
-import { formatTime } from "../common/format";
-import { HostDialog } from "../common/host-dialog";
+import { formatTime } from "../../ui/format";
+import { HostDialog } from "../../ui/host-dialog";
 
 /**
  * Shows, for one chat, exactly the text the model was given about the open apps at the last turn

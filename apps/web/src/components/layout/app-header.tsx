@@ -1,5 +1,5 @@
 import { useHostStore } from "../../state/host-store";
-import { MenuIcon } from "../common/icons";
+import { MenuIcon } from "../../ui/icons";
 import { SignOutButton } from "./sign-out-button";
 import { ThemeToggle } from "./theme-toggle";
 

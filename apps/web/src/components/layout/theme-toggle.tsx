@@ -1,5 +1,5 @@
 import { effectiveTheme, useThemeStore } from "../../state/theme-store";
-import { MoonIcon, SunIcon } from "../common/icons";
+import { MoonIcon, SunIcon } from "../../ui/icons";
 
 /** Switches between the light and the dark theme (the first choice follows the system). */
 export function ThemeToggle() {

@@ -9,7 +9,7 @@ import {
   renameConversation,
 } from "../../actions/conversation-actions";
 import { useSocket } from "../../socket/socket-context";
-import { DownloadIcon, PencilIcon, TrashIcon } from "../common/icons";
+import { DownloadIcon, PencilIcon, TrashIcon } from "../../ui/icons";
 
 type Mode = "view" | "rename" | "confirm-delete";
 

@@ -1,4 +1,4 @@
-import type { CardLogEntry, CardViewState } from "../../cards/card-view-state";
+import type { CardLogEntry, CardViewState } from "./card-view-state";
 
 /** What the page shows of each live card, by instance id; its controller writes it. */
 export interface CardViewsSlice {

@@ -6,6 +6,7 @@ import type {
   ServerEvents,
   SessionSnapshot,
 } from "@mcp-chat-host/protocol";
+import type { ToolPart } from "./messages";
 
 /** The root actions. */
 export interface HostActions {
@@ -35,21 +36,19 @@ export interface HostActions {
    * @returns true when the message belongs to the open conversation and was applied.
    */
   messageArrived(message: ChatMessage): boolean;
-  /** A model tool call started (`tool:started`): its row runs, its part joins the message. */
-  toolStarted(event: ServerEvents["tool:started"]): void;
   /**
-   * A call was refused (`tool:refused`). A call the page never saw start is shown under the
-   * chat's last assistant message.
+   * A chunk of a reply being written (`message:chunk`), applied to the open conversation's reply
+   * (`reply-chunks.ts`): its parts, the card a tool part opened or lost, and the calls' clocks, in
+   * one step. A text delta must already be placed by its offset (`socket/delta-order.ts`).
+   *
+   * @returns the tool part the chunk moved on, after the move, for the card facts it carries;
+   *   null when it moved none (a text chunk, an unknown reply, a part already past that state).
    */
-  toolRefused(event: ServerEvents["tool:refused"]): void;
+  replyChunkArrived(event: ServerEvents["message:chunk"]): ToolPart | null;
   /**
-   * The server committed a card (`card:opened`): a pane joins the panes; a card of the open
-   * conversation joins its message where the server stores it. A known card keeps its state.
+   * A card shown by hand or a pane was committed (`card:opened`): it joins the cards (a card of
+   * another conversation is ignored). A known card keeps its state. Cards opened by a model tool
+   * call come with their tool part instead (`data-card`).
    */
   cardOpened(card: CardDescriptor): void;
-  /**
-   * The server withdrew a card whose call's arguments could not be read (`card:withdrawn`): it
-   * leaves its reply and the page (its view is torn down as its slot goes).
-   */
-  cardWithdrawn(instanceId: string): void;
 }

@@ -1,4 +1,7 @@
-import type { ChatMessage, ServerEvents } from "@mcp-chat-host/protocol";
+import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
+
+/** A reply's tool part: a model tool call, its state, and the card it opened, if any. */
+export type ToolPart = Extract<MessagePart, { type: "tool" }>;
 
 /** One chat's messages: ids in display order, and the messages by id. */
 export interface ChatMessages {
@@ -26,8 +29,6 @@ export interface MessagesSlice {
   earlierMessages: EarlierMessages;
   /** Chats whose turn is running (from the snapshot and `turn:state`). */
   runningChats: Record<string, boolean>;
-  /** Appends streamed text to a reply (`message:delta`); unknown messages are ignored. */
-  applyDelta(event: ServerEvents["message:delta"]): void;
   /** Marks a chat's turn as running or not (`turn:state`). */
   setRunning(chatId: string, running: boolean): void;
   /** A page of earlier messages is being asked for. */

@@ -1,15 +1,6 @@
-import type { ChatTool, ServerEvents } from "@mcp-chat-host/protocol";
+import type { ChatTool } from "@mcp-chat-host/protocol";
 
-/**
- * Where a model tool call is:
- * - `running`: started, no result yet;
- * - `done` / `error`: it returned (error: the tool reported an error);
- * - `refused`: a check refused it before it ran;
- * - `unfinished`: a saved call without a result (the reply was stopped or interrupted).
- */
-export type ToolRowStatus = "running" | "done" | "error" | "refused" | "unfinished";
-
-/** A call's progress as the server last reported it (`tool:progress`). */
+/** A call's progress as the server last reported it (`data-tool-progress`). */
 export interface ToolProgress {
   progress: number;
   total?: number;
@@ -17,47 +8,22 @@ export interface ToolProgress {
 }
 
 /**
- * What the page heard of a tool call while it ran, beyond what the message's parts say: when it
- * started, its progress, and how it ended. The call itself (name, source, arguments) and a stored
- * result are the message's parts; a row is derived from both (`toolRowOf` in `tools-slice.ts`).
+ * What a tab heard of a tool call's time while the reply streamed, which the stored tool part
+ * does not keep: when the model started it, how long it took, and its last progress. Where the
+ * call is (its state), its input and its output are the tool part's (`reply-chunks.ts`).
  */
-export interface ToolActivity {
-  /** Null while only progress was heard. */
-  status: Exclude<ToolRowStatus, "unfinished"> | null;
-  /** When it started (ms since the epoch), when the page saw it start. */
+export interface ToolClock {
+  /** When the model started writing the call (ms since the epoch), when the tab saw it. */
   startedAt: number | null;
-  progress: ToolProgress | null;
-  /** The result's value (or error) once finished. */
-  value: unknown;
+  /** How long the call took, once it ended while the tab listened. */
   durationMs: number | null;
-  /** Why it was refused. */
-  reason: string | null;
+  progress: ToolProgress | null;
 }
 
-/** A model tool call as a compact row under its message. */
-export interface ToolRow {
-  toolCallId: string;
-  chatId: string;
-  messageId: string;
-  /** The tool's own name on its source (what the person sees). */
-  name: string;
-  /** The source the tool belongs to, when the server said. */
-  source: string | null;
-  /** The name the model was given for the tool, when it differs from `name`. */
-  modelName: string | null;
-  arguments: unknown;
-  status: ToolRowStatus;
-  startedAt: number | null;
-  progress: ToolProgress | null;
-  value: unknown;
-  durationMs: number | null;
-  reason: string | null;
-}
-
-/** The live activity of the open conversation's tool calls, and the tools each chat offers. */
+/** The tools each chat offers, and the time of the open conversation's calls heard live. */
 export interface ToolsSlice {
   /** By tool call id. */
-  toolActivity: Record<string, ToolActivity>;
+  toolClocks: Record<string, ToolClock>;
   /** The tools each chat offers the model, by chat id (`chat:tools`; the session's, kept). */
   chatTools: Record<string, ChatTool[]>;
   /**
@@ -65,10 +31,6 @@ export interface ToolsSlice {
    * the notice shows again only when other tools are renamed.
    */
   dismissedRenames: Record<string, string>;
-  /** A call reported progress (`tool:progress`). */
-  toolProgressed(event: ServerEvents["tool:progress"]): void;
-  /** A call ended (`tool:finished`). */
-  toolFinished(event: ServerEvents["tool:finished"]): void;
   /** A chat's tools as the server last listed them (`chat:tools`). */
   setChatTools(chatId: string, tools: ChatTool[]): void;
   /** The person dismissed the chat's notice about renamed tools. */

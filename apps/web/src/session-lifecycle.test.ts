@@ -1,20 +1,21 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useHostStore } from "../state/host-store";
-import { messageText } from "../state/messages-slice";
+import { useHostStore } from "./state/host-store";
+import { messageText } from "./state/messages-slice";
 
-import { resetStores } from "../test-support/reset-stores";
+import { resetStores } from "./test-support/reset-stores";
 
-import { FakeSocket } from "../test-support/fake-socket";
-import { waitUntil } from "../test-support/render";
+import { FakeSocket } from "./test-support/fake-socket";
+import { chunkEvent } from "./test-support/reply-chunks";
+import { waitUntil } from "./test-support/render";
 import {
   chatMessage,
   conversationSnapshot,
   conversationSummary,
   sessionSnapshot,
-} from "../test-support/records";
-import { bindServerEvents } from "./bind-server-events";
+} from "./test-support/records";
+import { bindServerEvents } from "./socket/bind-server-events";
 import { startSessionLifecycle } from "./session-lifecycle";
 
 let stops: (() => void)[] = [];
@@ -101,12 +102,13 @@ describe("session lifecycle", () => {
     }));
     start(socket);
     await waitUntil(() => useHostStore.getState().status === "connected", "connected");
-    socket.serverEmit("message:delta", {
-      conversationId: "conv-1",
-      chatId: "chat",
-      messageId: "m2",
-      delta: "t",
-    });
+    socket.serverEmit(
+      "message:chunk",
+      chunkEvent(
+        { type: "text-delta", id: "text-1", delta: "t", offset: snapshotText.length },
+        "m2",
+      ),
+    );
     socket.connected = false;
     socket.fire("disconnect", "transport close");
     expect(useHostStore.getState().status).toBe("reconnecting");
@@ -155,11 +157,11 @@ describe("session lifecycle", () => {
     socket.connected = false;
     const unbind = bindServerEvents(socket);
     const lifecycle = startSessionLifecycle(socket, () => "");
-    expect(socket.listenerCount("message:delta")).toBe(1);
+    expect(socket.listenerCount("message:chunk")).toBe(1);
     expect(socket.listenerCount("connect")).toBe(1);
     unbind();
     lifecycle.stop();
-    expect(socket.listenerCount("message:delta")).toBe(0);
+    expect(socket.listenerCount("message:chunk")).toBe(0);
     expect(socket.listenerCount("connect")).toBe(0);
   });
 });

@@ -1,12 +1,12 @@
 import { isWireError } from "@mcp-chat-host/protocol";
-import { reattachCards } from "../cards/page-cards";
-import { defaultLiveViewCap, pageLiveViews } from "../cards/live-view-budget";
-import { applySessionSnapshot, leaveConversation } from "../state/apply-snapshot";
-import { useHostStore } from "../state/host-store";
-import { conversationIdFromHash } from "../url/conversation-hash";
-import { onFreshSnapshotWanted } from "./delta-order";
-import type { HostSocket } from "./host-socket";
-import { request } from "./request";
+import { reattachCards } from "./state/page-cards";
+import { defaultLiveViewCap, pageLiveViews } from "./cards/live-view-budget";
+import { applySessionSnapshot, leaveConversation } from "./state/apply-snapshot";
+import { useHostStore } from "./state/host-store";
+import { conversationIdFromHash } from "./url/conversation-hash";
+import { onFreshSnapshotWanted } from "./socket/delta-order";
+import type { HostSocket } from "./socket/host-socket";
+import { request } from "./socket/request";
 
 /** A running session: stop it, or say hello again (the banner's "Try again"). */
 export interface SessionLifecycle {

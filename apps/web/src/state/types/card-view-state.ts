@@ -2,10 +2,38 @@
 // React, so the card's controller (which talks to the bridge and the socket) can update it and the
 // card's component can render it.
 import type { PagePermissionName } from "@mcp-chat-host/protocol";
-import type { DisplayMode } from "./display-mode";
-import type { DownloadItem } from "./download-files";
-import { initialFrameHeight } from "./frame-size";
-import type { Pending } from "./person-question";
+import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
+
+/** A card's display mode, as MCP Apps names them (`cards/display-mode.ts` decides changes). */
+type DisplayMode = McpUiDisplayMode;
+
+/** Height of a card's iframe before its view reports one, in pixels. */
+export const initialFrameHeight = 240;
+
+/** One file the host is about to save or open. */
+export type DownloadItem =
+  | {
+      readonly kind: "embedded";
+      readonly name: string;
+      readonly mimeType: string;
+      readonly bytes: number;
+      readonly content: { readonly text: string } | { readonly base64: string };
+    }
+  | {
+      readonly kind: "link";
+      readonly name: string;
+      readonly url: string;
+      /** The size the view declared, or null when it did not say. */
+      readonly bytes: number | null;
+      /** False for anything but http(s): such links are listed but never opened. */
+      readonly openable: boolean;
+    };
+
+/** A question on screen: what it asks, and how the person answers it. */
+export type Pending<Q> = Q & {
+  /** Answers the question; the first answer counts. */
+  answer: (accepted: boolean) => void;
+};
 
 /**
  * Where a card is in its life: `waiting` for its turn to attach (a few cards attach at a time),
@@ -45,17 +73,15 @@ export interface CardPermissions {
   granted: readonly PagePermissionName[];
 }
 
-/** The shown state of one live card (the conversation's own record of it is a `CardEntry`). */
+/**
+ * What the live view adds to a card: where it is in its life, how it is shown, what it asks the
+ * person and what it logged. What the server says about the card (descriptor, arguments, result,
+ * cancellation) is its `CardEntry` in the `cards` slice, and only there.
+ */
 export interface CardViewState {
   status: CardStatus;
   /** Why the view is not shown (attach refused, closed by the server), for the fallback text. */
   error: string | null;
-  title: string;
-  source: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  cancelled: string | null;
   /** When the view last reported its model context (ms since the epoch). */
   reportedAt: number | null;
   displayMode: DisplayMode;
@@ -83,24 +109,11 @@ export interface CardViewState {
 /** Most log lines a card keeps; older ones are dropped first. */
 export const maximumLogEntries = 500;
 
-/** The initial state of a card, from what its descriptor says. */
-export function initialCardViewState(descriptor: {
-  title: string;
-  source: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  cancelled?: string | undefined;
-}): CardViewState {
+/** The shown state of a card before it attached. */
+export function initialCardViewState(): CardViewState {
   return {
     status: "attaching",
     error: null,
-    title: descriptor.title,
-    source: descriptor.source,
-    tool: descriptor.tool,
-    arguments: descriptor.arguments,
-    result: descriptor.result,
-    cancelled: descriptor.cancelled ?? null,
     reportedAt: null,
     displayMode: "inline",
     declaredModes: null,

@@ -1,0 +1,179 @@
+// Messages written before a reply became one stream of parts (a tool call as `tool-call`,
+// `tool-result` and a `card` naming it) still load: the next schema step rewrites them, on a
+// real SQLite file and on a real Postgres database, and the store reads them back in today's shape.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPostgres, type RunningPostgres } from "@mcp-chat-host/testing";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate, migrations } from "./migrations";
+import { openStore } from "./open-store";
+import { migratePostgres, postgresMigrations } from "./postgres-migrations";
+import type { MessagePart } from "./host-store";
+
+/** A reply as an older mcp-chat-host stored it. */
+const oldParts = [
+  { type: "text", text: "Let me show you." },
+  {
+    type: "tool-call",
+    toolCallId: "call-1",
+    name: "show-map",
+    source: "maps",
+    modelName: "maps__show-map",
+    arguments: { city: "Lyon" },
+  },
+  { type: "card", instanceId: "host-map", toolCallId: "call-1" },
+  {
+    type: "tool-result",
+    toolCallId: "call-1",
+    name: "show-map",
+    modelName: "maps__show-map",
+    value: { zoom: 12 },
+    isError: false,
+  },
+  { type: "tool-call", toolCallId: "call-2", name: "pin-place", arguments: {} },
+  {
+    type: "tool-result",
+    toolCallId: "call-2",
+    name: "pin-place",
+    value: "Tool call rejected. Not now.",
+    isError: true,
+  },
+  { type: "tool-call", toolCallId: "call-3", name: "geocode", arguments: { q: "x" } },
+  {
+    type: "tool-result",
+    toolCallId: "call-3",
+    name: "geocode",
+    value: "The service is down.",
+    isError: true,
+  },
+  { type: "text", text: "Here it is." },
+];
+
+/** The same reply in today's shape. */
+const newParts: MessagePart[] = [
+  { type: "text", text: "Let me show you." },
+  {
+    type: "tool",
+    toolCallId: "call-1",
+    name: "show-map",
+    source: "maps",
+    modelName: "maps__show-map",
+    state: "output-available",
+    input: { city: "Lyon" },
+    output: { zoom: 12 },
+    instanceId: "host-map",
+  },
+  {
+    type: "tool",
+    toolCallId: "call-2",
+    name: "pin-place",
+    state: "output-denied",
+    input: {},
+    errorText: "Not now.",
+  },
+  {
+    type: "tool",
+    toolCallId: "call-3",
+    name: "geocode",
+    state: "output-error",
+    input: { q: "x" },
+    errorText: "The service is down.",
+  },
+  { type: "text", text: "Here it is." },
+];
+
+/** The rows of one old conversation: its user, itself, the person's message and the reply. */
+const rows = {
+  user: ["ada", "Ada", 1],
+  conversation: ["conv-1", "ada", "Maps", 1, 2],
+  messages: [
+    ["conv-1", "m1", "chat-1", 1, "user", JSON.stringify([{ type: "text", text: "Map?" }]), 1],
+    ["conv-1", "m2", "chat-1", 2, "assistant", JSON.stringify(oldParts), 2],
+  ],
+};
+
+describe("messages of the old shape", () => {
+  let folder = "";
+  let postgres: RunningPostgres | undefined;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), "mcp-chat-host-legacy-parts-"));
+    postgres = await startPostgres();
+  }, 120_000);
+
+  afterAll(async () => {
+    await postgres?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("load from a SQLite file written before the step, in today's shape", async () => {
+    const file = join(folder, "old.db");
+    const database = new Database(file);
+    migrate(
+      database,
+      migrations.filter((step) => step.version < 6),
+    );
+    database.prepare("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(...rows.user);
+    database
+      .prepare(
+        "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run(...rows.conversation);
+    const insert = database.prepare(
+      `INSERT INTO messages (conversation_id, id, chat_id, seq, role, parts, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'complete', ?, ?)`,
+    );
+    for (const message of rows.messages) insert.run(...message, message.at(-1));
+    database.close();
+
+    const store = await openStore(`sqlite:${file}`);
+    try {
+      const messages = await store.listMessages("conv-1");
+      expect(messages.map((message) => message.parts)).toEqual([
+        [{ type: "text", text: "Map?" }],
+        newParts,
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("load from a Postgres database written before the step, in today's shape", async () => {
+    const url = await postgres!.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      await migratePostgres(
+        pool,
+        postgresMigrations.filter((step) => step.version < 3),
+      );
+      await pool.query("INSERT INTO users (id, name, created_at) VALUES ($1, $2, $3)", rows.user);
+      await pool.query(
+        "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)",
+        rows.conversation,
+      );
+      for (const message of rows.messages) {
+        await pool.query(
+          `INSERT INTO messages (conversation_id, id, chat_id, seq, role, parts, status, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, 'complete', $7, $7)`,
+          message,
+        );
+      }
+    } finally {
+      await pool.end();
+    }
+
+    const store = await openStore(url);
+    try {
+      const messages = await store.listMessages("conv-1");
+      expect(messages.map((message) => message.parts)).toEqual([
+        [{ type: "text", text: "Map?" }],
+        newParts,
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
