@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { INTERNAL_ERROR_MESSAGE } from "../src/errors/internal-error";
 import type { Source, SourceFactory } from "../src/sources/source";
-import { greeterApp, openCard, startHost, type TestHost } from "./harness";
+import { UNEXPECTED_TOOL_FAILURE } from "../src/page-calls/source-failure";
+import { exchange, greeterApp, openCard, startHost, type TestHost } from "./harness";
 
 const SECRET = "secret detail at /srv/internal/app.js:12";
 
@@ -94,6 +95,50 @@ describe("a page whose source fails unexpectedly", () => {
       ok: false,
       error: internal,
     });
+    expect(JSON.stringify(client.received)).not.toContain(SECRET);
+    expect(JSON.stringify(host.logs)).toContain(SECRET);
+  });
+
+  it("tells the model and the card general words when the opening call fails that way", async () => {
+    const broken = new Set(["callTool"]);
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), breakableGreeter(broken));
+      },
+    });
+    const client = await host.connect();
+    await client.value("session:hello", {});
+
+    const done = await exchange(client, "chat-1", '/call greet {"name":"Ada"}');
+    const call = done.reply.parts.find((part) => part.type === "tool");
+    expect(call).toMatchObject({ state: "output-error" });
+    expect(call?.type === "tool" && call.errorText).toContain(UNEXPECTED_TOOL_FAILURE);
+    expect(JSON.stringify(client.received)).not.toContain(SECRET);
+    const logged = host.logs.filter(
+      (line) => line.msg === "a model's tool call failed unexpectedly",
+    );
+    expect(logged).toHaveLength(1);
+    expect(JSON.stringify(logged)).toContain(SECRET);
+  });
+
+  it("says a source's attach failed without the error's own words, which go to the log", async () => {
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), {
+          key: "broken",
+          kind: "app",
+          open: () => Promise.reject(new TypeError(SECRET)),
+        });
+      },
+    });
+    const client = await host.connect();
+    await client.value("session:hello", {});
+    await exchange(client, "chat-1", "hello");
+    // The sentence the person is told is the one logged; the error's own words are its detail.
+    const [line] = host.logs.filter((entry) => entry["source"] === "broken");
+    expect(line?.msg).toContain("the server log has the detail");
+    expect(line?.msg).not.toContain(SECRET);
+    expect(line?.["detail"]).toBe(SECRET);
     expect(JSON.stringify(client.received)).not.toContain(SECRET);
     expect(JSON.stringify(host.logs)).toContain(SECRET);
   });

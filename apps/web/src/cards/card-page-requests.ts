@@ -2,7 +2,7 @@
 // server or the conversation go to the server over the socket (the server checks that the card
 // is known, that the tool belongs to the card's own source and is visible to apps, and runs the
 // gate); links and downloads are handled here, in the page, with the person's consent.
-import { CARD_CALL_ACK_TIMEOUT_MS } from "@mcp-chat-host/protocol";
+import { CARD_CALL_ACK_TIMEOUT_MS, errorMessage } from "@mcp-chat-host/protocol";
 import type {
   CallToolResult,
   ListResourcesResult,
@@ -10,7 +10,7 @@ import type {
   ReadResourceResult,
 } from "@modelcontextprotocol/client";
 import type { CardPageHandlers } from "./card-bridge";
-import { messageOf, toPageError } from "./card-request-error";
+import { toPageError } from "./card-request-error";
 import type { HostSocket } from "../socket/host-socket";
 import { requestValue } from "../socket/request";
 import type { CardLogEntry, PendingDownload } from "../state/types/card-view-state";
@@ -114,7 +114,7 @@ function saveItems(context: PageRequestContext, items: readonly DownloadItem[]):
       context.log({
         origin: "host",
         level: "error",
-        data: `Could not save "${item.name}": ${messageOf(error)}`,
+        data: `Could not save "${item.name}": ${errorMessage(error)}`,
       });
     }
   }
@@ -216,7 +216,7 @@ function pageRequestHandlers(context: PageRequestContext): PageRequestHandlers {
         context.log({
           origin: "host",
           level: "warning",
-          data: `The app's message was refused: ${messageOf(error)}`,
+          data: `The app's message was refused: ${errorMessage(error)}`,
         });
         return { isError: true };
       }

@@ -1,4 +1,4 @@
-import { pageRpcCodes } from "@mcp-chat-host/protocol";
+import { errorMessage, pageRpcCodes } from "@mcp-chat-host/protocol";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { RequestError } from "../socket/request-error";
 
@@ -14,15 +14,5 @@ export function toPageError(error: unknown): ProtocolError {
   if (error instanceof RequestError) {
     return new ProtocolError(error.rpcCode ?? pageRpcCodes.internalError, error.message);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ProtocolError(pageRpcCodes.internalError, message);
-}
-
-/**
- * The message of anything thrown, for the card's log and fallback text.
- *
- * @returns the error's message, or its string form.
- */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return new ProtocolError(pageRpcCodes.internalError, errorMessage(error));
 }

@@ -3,6 +3,7 @@
 // both ways, so if the proxy's frame were navigated elsewhere (a view on the sandbox origin can
 // reach its parent document) nothing the host sends leaves for another origin, and nothing from
 // another origin is taken for the view.
+import { errorMessage } from "@mcp-chat-host/protocol";
 import {
   parseJSONRPCMessage,
   type JSONRPCMessage,
@@ -53,9 +54,7 @@ export class SandboxTransport implements Transport {
       message = parseJSONRPCMessage(data);
     } catch (error) {
       this.onerror?.(
-        new Error(
-          `The app sent a malformed JSON-RPC message: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+        new Error(`The app sent a malformed JSON-RPC message: ${errorMessage(error)}`),
       );
       return;
     }

@@ -6,6 +6,7 @@
 // 4. While the model still writes the arguments (`inputStreaming`), `tool-input-partial` with the
 //    latest guess (only the newest of those that came before `initialized`); never one after
 //    `tool-input`. Every notification goes out in turn, each after the previous was sent.
+import { errorMessage } from "@mcp-chat-host/protocol";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type {
   AppBridge,
@@ -25,10 +26,6 @@ export interface DeliveredPage {
 
 /** How the delivery reports a problem (it never throws). */
 export type DeliveryProblem = (kind: "load" | "send" | "repeat", text: string) => void;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Holds the opening call's outcome and sends the view what it should get, in the spec's order.
@@ -185,7 +182,7 @@ export class ViewDelivery {
       params.permissions = page.permissions as McpUiResourcePermissions;
     }
     bridge.sendSandboxResourceReady(params).catch((error: unknown) => {
-      this.#problem("load", `The app's view could not be loaded: ${messageOf(error)}`);
+      this.#problem("load", `The app's view could not be loaded: ${errorMessage(error)}`);
     });
   }
 
@@ -245,7 +242,7 @@ export class ViewDelivery {
         try {
           await bridge.sendToolInputPartial({ arguments: partial });
         } catch (error) {
-          this.#problem("send", `Could not send the app its partial input: ${messageOf(error)}`);
+          this.#problem("send", `Could not send the app its partial input: ${errorMessage(error)}`);
         }
         return;
       }
@@ -254,7 +251,7 @@ export class ViewDelivery {
         await bridge.sendToolInput({ arguments: input });
         this.#inputSent = true;
       } catch (error) {
-        this.#problem("send", `Could not send the app its input: ${messageOf(error)}`);
+        this.#problem("send", `Could not send the app its input: ${errorMessage(error)}`);
         return;
       }
     }
@@ -276,7 +273,7 @@ export class ViewDelivery {
       }
       if (!this.#stopped) this.#delivered?.();
     } catch (error) {
-      this.#problem("send", `Could not send the app its result: ${messageOf(error)}`);
+      this.#problem("send", `Could not send the app its result: ${errorMessage(error)}`);
     }
   }
 }

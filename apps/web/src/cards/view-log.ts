@@ -1,7 +1,6 @@
 // A view's own log lines (`notifications/message`) go to the server's log too (`card:log`), cut
 // to what the server accepts.
-import { limits } from "@mcp-chat-host/protocol";
-import { messageOf } from "./card-request-error";
+import { limits, errorMessage } from "@mcp-chat-host/protocol";
 import type { CardLogEntry } from "../state/types/card-view-state";
 import type { HostSocket } from "../socket/host-socket";
 import { requestValue } from "../socket/request";
@@ -49,6 +48,6 @@ export function sendViewLog(socket: HostSocket, instanceId: string, params: View
   } = { instanceId, level: params.level, data: cappedLogData(params.data) };
   if (params.logger !== undefined) payload.logger = params.logger.slice(0, 200);
   requestValue(socket, "card:log", payload).catch((error: unknown) => {
-    console.warn(`Card ${instanceId}: a log line did not reach the server: ${messageOf(error)}`);
+    console.warn(`Card ${instanceId}: a log line did not reach the server: ${errorMessage(error)}`);
   });
 }

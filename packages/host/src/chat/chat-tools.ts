@@ -106,6 +106,7 @@ export class ChatToolLists {
         source: key,
         ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
         ...(failure.needsAuthorization ? { needsAuthorization: true } : {}),
+        ...(failure.detail === undefined ? {} : { detail: failure.detail }),
       },
       failure.message,
     );

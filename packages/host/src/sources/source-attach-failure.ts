@@ -3,6 +3,7 @@
 // the server, never the cause chain: the connection layer wraps a failure in errors that repeat
 // its message, and a logger that joins a chain of causes would print the sentence three times.
 import { errorMessage } from "@mcp-chat-host/protocol";
+import { isSourceError } from "./source-error";
 
 /** Why a source could not be attached, in the words of its outermost error. */
 export interface SourceAttachFailure {
@@ -12,6 +13,11 @@ export interface SourceAttachFailure {
   needsAuthorization: boolean;
   /** One sentence for the person and the log: which server, what happened, what follows. */
   message: string;
+  /**
+   * The text of an error no source made (a bug), for the log only; the message then says the
+   * detail is in the log. Absent for the failures a source describes itself.
+   */
+  detail?: string;
 }
 
 /** Most errors followed down a cause chain (a chain can be a loop). */
@@ -32,7 +38,15 @@ export function sourceAttachFailure(source: string, error: unknown): SourceAttac
       message: `The server "${source}" needs authorization (HTTP 401), and this host cannot sign in to servers yet, so its tools are not available in this chat.`,
     };
   }
-  const why = errorMessage(error).replace(/[\s.]+$/, "");
+  if (!isSourceError(error)) {
+    return {
+      source,
+      needsAuthorization: false,
+      message: `The server "${source}" could not be attached, so its tools are not available in this chat: something this host did not expect went wrong, and the server log has the detail.`,
+      detail: errorMessage(error),
+    };
+  }
+  const why = error.message.replace(/[\s.]+$/, "");
   return {
     source,
     needsAuthorization: false,

@@ -2,11 +2,10 @@
 // its view's permissions first when needed), attaches again after a reconnect, and is torn
 // down: `ui/resource-teardown` (answered or timed out) comes before `card:teardown` and the
 // bridge's close. Pausing tears the view down without telling the server.
-import type { AttachReply, PagePermissionName } from "@mcp-chat-host/protocol";
+import { errorMessage, type AttachReply, type PagePermissionName } from "@mcp-chat-host/protocol";
 import { declaredPermissions } from "../../consent/permission-names";
 import { requestValue } from "../../socket/request";
 import { pageAttachQueue, type AttachQueue, type AttachTicket } from "../attach-queue";
-import { messageOf } from "../card-request-error";
 import { watchNearViewport } from "../near-viewport";
 import type { TeardownReason } from "../../state/page-cards";
 import { sandboxProblem } from "../sandbox-check";
@@ -88,7 +87,7 @@ export class CardLifecycle {
     } catch (error) {
       this.#core.hostLog(
         "warning",
-        `Could not attach the app again after reconnecting: ${messageOf(error)}`,
+        `Could not attach the app again after reconnecting: ${errorMessage(error)}`,
       );
     } finally {
       ticket.release();
@@ -218,7 +217,8 @@ export class CardLifecycle {
     } catch (error) {
       // The slot is free as soon as the card shows why it failed.
       this.#ticket?.release();
-      if (this.#disposal === null) this.#core.patch({ status: "error", error: messageOf(error) });
+      if (this.#disposal === null)
+        this.#core.patch({ status: "error", error: errorMessage(error) });
       return null;
     }
     this.#reply = reply;
@@ -256,7 +256,7 @@ export class CardLifecycle {
       reason: this.#disposeReason,
     }).catch((error: unknown) => {
       console.warn(
-        `Card ${instanceId}: the server did not confirm its teardown: ${messageOf(error)}`,
+        `Card ${instanceId}: the server did not confirm its teardown: ${errorMessage(error)}`,
       );
     });
   }

@@ -7,7 +7,7 @@
 //    is heard; the view's HTML goes to the proxy only after that message (ViewDelivery).
 // 3. Nothing is sent before the view says `initialized`; then its input and the call's outcome
 //    (ViewDelivery), then the host-context changes since its `ui/initialize` (HostContextSync).
-import type { AttachReply, PagePermissionName } from "@mcp-chat-host/protocol";
+import { errorMessage, type AttachReply, type PagePermissionName } from "@mcp-chat-host/protocol";
 import type { AppBridge, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import {
   allowAttributeFor,
@@ -17,7 +17,6 @@ import {
 import { createCardBridge, passedOnRequestsOnly, type CardPageHandlers } from "../card-bridge";
 import { sandboxTransport, type CardControllerOptions } from "../card-controller-options";
 import type { PageRequestHandlers } from "../card-page-requests";
-import { messageOf } from "../card-request-error";
 import type { CardLogEntry, CardViewState } from "../../state/types/card-view-state";
 import { observeContainer, type BoxSize } from "../container-observer";
 import type { DisplayMode } from "../display-mode";
@@ -175,7 +174,7 @@ export class ViewLoad {
     } catch (error) {
       this.#card.patch({
         status: "error",
-        error: `The app's view could not be started: ${messageOf(error)}`,
+        error: `The app's view could not be started: ${errorMessage(error)}`,
       });
       return;
     }
@@ -200,7 +199,10 @@ export class ViewLoad {
     const changes = this.#context.takeChanges();
     if (changes === null) return;
     Promise.resolve(bridge.sendHostContextChange(changes)).catch((error: unknown) => {
-      this.#card.hostLog("warning", `Could not tell the app about a change: ${messageOf(error)}`);
+      this.#card.hostLog(
+        "warning",
+        `Could not tell the app about a change: ${errorMessage(error)}`,
+      );
     });
   }
 
