@@ -1,6 +1,6 @@
 // Argument checks of McpConnection, each with a message that says what is wrong and what to pass
 // instead. Each runs before anything is started or sent.
-import { McpStartupError, McpValidationError } from "./connection-errors";
+import { McpOwnerMismatchError, McpStartupError, McpValidationError } from "./connection-errors";
 
 /**
  * Who a connection belongs to: an opaque record the host assigns (it authenticates and picks
@@ -55,6 +55,18 @@ export function validateOwner(value: unknown): Readonly<McpOwner> {
  */
 export function sameOwner(first: Readonly<McpOwner>, second: Readonly<McpOwner>): boolean {
   return first.id === second.id && first.session === second.session && first.run === second.run;
+}
+
+/**
+ * Checks that a call names the connection's owner as its caller.
+ *
+ * @throws McpValidationError for a malformed owner; McpOwnerMismatchError for another owner.
+ */
+export function assertCaller(
+  options: { owner?: unknown } | undefined,
+  owner: Readonly<McpOwner>,
+): void {
+  if (!sameOwner(validateOwner(options?.owner), owner)) throw new McpOwnerMismatchError();
 }
 
 /**

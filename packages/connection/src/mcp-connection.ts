@@ -8,35 +8,29 @@ import type {
   ReadResourceResult,
   Tool,
 } from "@modelcontextprotocol/client";
-import { errorMessage } from "@mcp-chat-host/protocol";
-import { McpConfigError } from "./config/config-error";
-import type { McpServerConfig } from "./config/config-types";
-import { loadMcpConfig } from "./config/load-config";
-import { parseMcpConfig } from "./config/parse-config";
-import { selectServer } from "./config/select-servers";
 import {
   McpBusyError,
   McpClosedError,
-  McpConnectionError,
-  McpOwnerMismatchError,
   McpPermissionDeniedError,
-  McpStartupError,
   McpValidationError,
   type McpCloseReason,
 } from "./connection-errors";
 import { buildCapabilityTools, type McpCapabilityTool } from "./mcp-capability-tools";
 import { McpClientSession } from "./mcp-client-session";
 import {
+  asStartupFailure,
+  listAllowedTools,
+  listCataloguePage,
+  resolveServerEntry,
+  validateConnectionOptions,
+} from "./mcp-connection-steps";
+import {
   catalogueOperations,
-  sameOwner,
+  assertCaller,
   suppliedToolArguments,
-  validateAllowlist,
   validateDiscovery,
-  validateOwner,
   validatePrefix,
   validatePromptArguments,
-  validateSeconds,
-  validateToolAnnotations,
   type McpCatalogueKind,
   type McpOwner,
 } from "./mcp-connection-validation";
@@ -52,8 +46,6 @@ import type {
   McpToolHandle,
 } from "./mcp-connection-types";
 import { toolHandle } from "./tool-handle";
-
-const maxToolPages = 64;
 
 /**
  * A connection to one configured server, owned by one owner, with fixed allowlists. At most one
@@ -85,6 +77,8 @@ export class McpConnection {
   // Why startup failed, for the callers who come later (many never await `ready`).
   private startupFailure: Error | undefined;
   private readonly timeout: number | undefined;
+  // What every request is sent with: the connection's timeout, when it has one.
+  private readonly requestOptions: { timeout?: number };
   private readonly startup = new AbortController();
 
   /**
@@ -93,25 +87,13 @@ export class McpConnection {
    * @throws McpValidationError for a bad owner, allowlist, timeout, server or config argument.
    */
   constructor(options: McpConnectionOptions) {
-    if (typeof options !== "object" || options === null) {
-      throw new McpValidationError("Pass the connection's options as an object.");
-    }
-    this.owner = validateOwner(options.owner);
-    this.allowed = Object.freeze({
-      tools: validateAllowlist("tools", options.tools),
-      resources: validateAllowlist("resources", options.resources),
-      prompts: validateAllowlist("prompts", options.prompts),
-    });
-    this.timeout = validateSeconds("timeout", options.timeout);
-    const startupTimeout = validateSeconds("startupTimeout", options.startupTimeout);
-    const config: unknown = options.config;
-    const validConfig =
-      (typeof config === "string" && config !== "") ||
-      (typeof config === "object" && config !== null);
-    if (typeof options.server !== "string" || options.server === "" || !validConfig) {
-      throw new McpValidationError("Select one exact, uniquely named MCP server configuration.");
-    }
-    this.server = options.server;
+    const checked = validateConnectionOptions(options);
+    this.owner = checked.owner;
+    this.allowed = checked.allowed;
+    this.timeout = checked.timeout;
+    this.requestOptions = checked.timeout === undefined ? {} : { timeout: checked.timeout };
+    const startupTimeout = checked.startupTimeout;
+    this.server = checked.server;
     this.connectionId = `mcp_${randomUUID().replaceAll("-", "")}`;
     this.ready = this.start(options, startupTimeout);
     // Callers who only use `open()` or never await `ready` must not see an unhandled rejection.
@@ -183,20 +165,11 @@ export class McpConnection {
     cursor?: string | null,
   ): Promise<McpProvenanced<McpCataloguePage[Kind]>> {
     const checked = validateDiscovery(kind, cursor);
-    const options = this.requestOptions();
-    const result = await this.request<McpCataloguePage[McpCatalogueKind]>((session) => {
-      switch (checked.kind) {
-        case "tools":
-          return session.listTools(checked.cursor, options);
-        case "resources":
-          return session.listResources(checked.cursor, options);
-        case "resource_templates":
-          return session.listResourceTemplates(checked.cursor, options);
-        case "prompts":
-          return session.listPrompts(checked.cursor, options);
-      }
-    });
-    // The switch above answers `kind` with its own page type.
+    const options = this.requestOptions;
+    const result = await this.request((session) =>
+      listCataloguePage(session, checked.kind, checked.cursor, options),
+    );
+    // The page answers `kind` with its own page type.
     return {
       source: this.source(catalogueOperations[checked.kind]),
       result: result as McpCataloguePage[Kind],
@@ -211,7 +184,7 @@ export class McpConnection {
   async readResource(uri: string): Promise<McpProvenanced<ReadResourceResult>> {
     if (typeof uri !== "string") throw new McpValidationError("`uri` must be a string.");
     if (!this.allowed.resources.includes(uri)) throw new McpPermissionDeniedError("resources", uri);
-    const options = this.requestOptions();
+    const options = this.requestOptions;
     const result = await this.request((session) => session.readResource(uri, options));
     return { source: this.source("resources/read"), result };
   }
@@ -230,7 +203,7 @@ export class McpConnection {
     if (typeof name !== "string") throw new McpValidationError("`name` must be a string.");
     if (!this.allowed.prompts.includes(name)) throw new McpPermissionDeniedError("prompts", name);
     const sent = validatePromptArguments(args);
-    const options = this.requestOptions();
+    const options = this.requestOptions;
     const result = await this.request((session) => session.getPrompt(name, sent, options));
     return { source: this.source("prompts/get"), result };
   }
@@ -249,10 +222,10 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     if (typeof name !== "string") throw new McpValidationError("`name` must be a string.");
     if (!this.allowed.tools.includes(name)) throw new McpPermissionDeniedError("tools", name);
-    this.checkCaller(options);
+    assertCaller(options, this.owner);
     const sent = suppliedToolArguments(args);
     const requestOptions = {
-      ...this.requestOptions(),
+      ...this.requestOptions,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     };
@@ -287,7 +260,7 @@ export class McpConnection {
       owner: this.owner,
       resources: this.allowed.resources,
       prompts: this.allowed.prompts,
-      checkCaller: (options) => this.checkCaller(options),
+      checkCaller: (options) => assertCaller(options, this.owner),
       isCurrent: () => this.isCurrent(),
       readResource: (uri) => this.readResource(uri),
       getPrompt: (name) => this.getPrompt(name),
@@ -350,13 +323,7 @@ export class McpConnection {
     } catch (error) {
       const failedItself = this.localReason === null;
       this.localReason ??= "startup_failed";
-      const failure =
-        error instanceof McpConnectionError || error instanceof McpConfigError
-          ? error
-          : new McpStartupError(
-              `MCP server "${this.server}" failed during startup: ${errorMessage(error)}`,
-              { cause: error },
-            );
+      const failure = asStartupFailure(error, this.server);
       // Called off by close() or cancel(): that reason says it all.
       if (failedItself) this.startupFailure = failure;
       await this.session?.cancel();
@@ -364,45 +331,26 @@ export class McpConnection {
     }
   }
 
-  // Lists every tool page (only when tools are allowed), checks each allowed tool exists and
-  // every descriptor's annotations, then builds the handles.
+  // Lists the tools (only when tools are allowed) and builds the allowed ones' handles.
   private async loadTools(session: McpClientSession): Promise<void> {
-    const definitions: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; ; page += 1) {
-      if (page === maxToolPages) {
-        throw new McpStartupError(
-          `MCP server "${this.server}" listed more than ${maxToolPages} pages of tools.`,
-        );
-      }
-      const result = await session.listTools(cursor, this.requestOptions());
-      definitions.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    const byName = new Map(definitions.map((tool) => [tool.name, tool]));
-    if (!this.allowed.tools.every((name) => byName.has(name))) {
-      throw new McpStartupError("The MCP server did not supply every allowed tool.");
-    }
-    for (const tool of definitions) validateToolAnnotations(tool.name, tool.annotations);
-    this.definitions = Object.freeze(definitions);
-    this.handles = Object.freeze(
-      this.allowed.tools.map((name) => this.handle(byName.get(name) as Tool)),
+    const { definitions, byName } = await listAllowedTools(
+      session,
+      this.server,
+      this.allowed.tools,
+      this.requestOptions,
     );
-  }
-
-  private handle(definition: Tool): McpToolHandle {
-    return toolHandle<McpToolHandle>(definition, this, {
-      owner: this.owner,
-      isCurrent: () => this.isCurrent(),
-      call: (args: Record<string, unknown> | undefined, options: McpCallOptions) =>
-        this.callTool(definition.name, args, options),
-    });
-  }
-
-  private checkCaller(options: McpCallOptions | undefined): void {
-    const caller = validateOwner((options as { owner?: unknown } | undefined)?.owner);
-    if (!sameOwner(caller, this.owner)) throw new McpOwnerMismatchError();
+    this.definitions = definitions;
+    this.handles = Object.freeze(
+      this.allowed.tools.map((name) => {
+        const definition = byName.get(name) as Tool;
+        return toolHandle<McpToolHandle>(definition, this, {
+          owner: this.owner,
+          isCurrent: () => this.isCurrent(),
+          call: (args: Record<string, unknown> | undefined, options: McpCallOptions) =>
+            this.callTool(definition.name, args, options),
+        });
+      }),
+    );
   }
 
   private assertStarted(): void {
@@ -427,10 +375,6 @@ export class McpConnection {
     return this.reason === null;
   }
 
-  private requestOptions(): { timeout?: number } {
-    return this.timeout === undefined ? {} : { timeout: this.timeout };
-  }
-
   private source(operation: string): McpSource {
     return { type: "mcp", server: this.server, connectionId: this.connectionId, operation };
   }
@@ -453,17 +397,4 @@ export class McpConnection {
       this.active = false;
     }
   }
-}
-
-async function resolveServerEntry(
-  config: McpConnectionOptions["config"],
-  server: string,
-): Promise<McpServerConfig> {
-  const loaded =
-    typeof config === "string"
-      ? await loadMcpConfig(config)
-      : "servers" in config && !("mcpServers" in config)
-        ? config
-        : parseMcpConfig(config);
-  return selectServer(loaded, server);
 }
