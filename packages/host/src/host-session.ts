@@ -1,3 +1,4 @@
+import type { ServerEvents } from "@mcp-chat-host/protocol";
 import { AppMessageRouter } from "./app-messages/app-message-router";
 import { CardAttach } from "./cards/card-attach";
 import { CardRegistry } from "./session/card-registry";
@@ -17,6 +18,9 @@ import type { ShowCardOptions, Session } from "./session/session";
 import type { SessionContext, SessionEmitter, SessionUser } from "./session/session-context";
 import type { SessionServices } from "./session/session-services";
 import { SessionSources, type SourceSpec } from "./session/session-sources";
+
+/** Most notices held for a tab that is not connected; older ones give way. */
+const MAX_HELD_NOTICES = 20;
 
 /**
  * One signed-in browser tab: builds the session's state and services, wires each service to the
@@ -43,6 +47,9 @@ export class HostSession implements Session {
   readonly #ready: Promise<void>[] = [];
   readonly #endListeners: (() => void | Promise<void>)[] = [];
   #emitter: SessionEmitter | null = null;
+  // Notices told while no tab was connected (a source that failed as the session started): the
+  // snapshot a tab reads does not carry them, so they wait for the next connect.
+  readonly #heldNotices: ServerEvents["notice"][] = [];
   #ended = false;
 
   /** @internal made by the server for each signed-in tab. */
@@ -52,7 +59,10 @@ export class HostSession implements Session {
     services: SessionServices,
   ) {
     const logger = services.logger.child({ session: id, user: user.id });
-    const emit: SessionEmitter = (event, payload) => this.#emitter?.(event, payload);
+    const emit: SessionEmitter = (event, payload) => {
+      if (this.#emitter !== null) this.#emitter(event, payload);
+      else if (event === "notice") this.#holdNotice(payload as ServerEvents["notice"]);
+    };
     const broker = new ApprovalBroker({
       onRequest: (request) => {
         services.metrics.approvalAsked();
@@ -174,6 +184,12 @@ export class HostSession implements Session {
   /** @internal connects (or reconnects) the tab's socket: `context.emit` sends through it. */
   connect(emitter: SessionEmitter): void {
     this.#emitter = emitter;
+    for (const notice of this.#heldNotices.splice(0)) emitter("notice", notice);
+  }
+
+  #holdNotice(notice: ServerEvents["notice"]): void {
+    this.#heldNotices.push(notice);
+    if (this.#heldNotices.length > MAX_HELD_NOTICES) this.#heldNotices.shift();
   }
 
   /** @internal the tab's socket went away; the session lives on for a grace period. */

@@ -121,7 +121,7 @@ describe("a page whose source fails unexpectedly", () => {
     expect(JSON.stringify(logged)).toContain(SECRET);
   });
 
-  it("says a source's attach failed without the error's own words, which go to the log", async () => {
+  it("tells the tab a source's attach failed without the error's own words, which go to the log", async () => {
     host = await startHost({
       session(session) {
         mcpChatHost(session.chat(), {
@@ -132,8 +132,10 @@ describe("a page whose source fails unexpectedly", () => {
       },
     });
     const client = await host.connect();
+    // It failed before the tab was connected; the notice waited for it.
+    const notice = await client.next("notice", (payload) => payload.message.includes('"broken"'));
+    expect(notice.message).toContain("the server log has the detail");
     await client.value("session:hello", {});
-    await exchange(client, "chat-1", "hello");
     // The sentence the person is told is the one logged; the error's own words are its detail.
     const [line] = host.logs.filter((entry) => entry["source"] === "broken");
     expect(line?.msg).toContain("the server log has the detail");
