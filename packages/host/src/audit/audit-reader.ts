@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { latestSchemaVersion, schemaVersion } from "../store/migrations";
+import { latestSchemaVersion, schemaVersion } from "../store/sqlite-migrations";
 import type { AuditRecord } from "../store/host-store";
 import { auditFromRow, type AuditRow } from "../store/sqlite-rows";
 import { StoreError, toStoreError } from "../store/store-error";

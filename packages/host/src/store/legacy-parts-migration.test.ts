@@ -8,7 +8,7 @@ import { startPostgres, type RunningPostgres } from "@mcp-chat-host/testing";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, migrations } from "./migrations";
+import { migrate, migrations } from "./sqlite-migrations";
 import { openStore } from "./open-store";
 import { migratePostgres, postgresMigrations } from "./postgres-migrations";
 import type { MessagePart } from "./host-store";

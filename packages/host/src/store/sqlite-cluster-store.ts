@@ -8,7 +8,7 @@ import type {
   SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
-import { migrate } from "./migrations";
+import { migrate } from "./sqlite-migrations";
 import { SqliteAuditWriter } from "./sqlite-audit-writer";
 import { insertAuditSql } from "./sqlite-card-tables";
 import { auditValues } from "./store-rules";

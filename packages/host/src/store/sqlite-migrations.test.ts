@@ -6,7 +6,7 @@ import {
   migrations,
   schemaVersion,
   type Migration,
-} from "./migrations";
+} from "./sqlite-migrations";
 
 describe("migrate", () => {
   let database: Database.Database;
