@@ -5,7 +5,7 @@ import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { mcpChatHost } from "../src/mcp-chat-host";
-import { rawRequest } from "../src/server/test-support";
+import { rawRequest } from "../src/testing/http-layer-support";
 import { McpApp } from "../src/sources/mcp-app";
 import {
   connectTestClient,

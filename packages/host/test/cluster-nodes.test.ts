@@ -7,7 +7,7 @@ import {
   type RunningRedis,
 } from "@mcp-chat-host/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest } from "../src/server/test-support";
+import { rawRequest } from "../src/testing/http-layer-support";
 import type { HostServerOptions } from "../src/host-server-options";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { ReplyText, signInAt, startNode, type TestNode } from "./cluster-support";

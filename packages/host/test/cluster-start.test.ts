@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { freePort } from "@mcp-chat-host/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHostServer } from "../src/create-host-server";
-import { memoryLogger } from "../src/server/test-support";
+import { memoryLogger } from "../src/testing/http-layer-support";
 import { openStore } from "../src/store/open-store";
 import { handWrittenModel, sharedSecret } from "./cluster-support";
 import { connectSocketTestClient } from "../src/testing";
-import { bindingOf, signInThrough } from "../src/server/test-support";
+import { bindingOf, signInThrough } from "../src/testing/http-layer-support";
 
 const folders: string[] = [];
 afterEach(() => {

@@ -9,7 +9,7 @@ import type {
 import type { ChatMessage, ServerEvents } from "@mcp-chat-host/protocol";
 import { createHostServer } from "../src/create-host-server";
 import type { HostServer, HostServerOptions } from "../src/host-server-options";
-import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
+import { bindingOf, memoryLogger, signInThrough } from "../src/testing/http-layer-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
 
 /** The secret every node signs cookies with. */

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHostServer } from "../src/create-host-server";
 import type { HostServer } from "../src/host-server-options";
-import { memoryLogger } from "../src/server/test-support";
+import { memoryLogger } from "../src/testing/http-layer-support";
 import { openStore } from "../src/store/open-store";
 import { asMessageNotSaved } from "../src/turns/message-wire";
 

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { createHostServer } from "../src/create-host-server";
 import type { HostServer, HostServerOptions } from "../src/host-server-options";
 import { McpApp } from "../src/sources/mcp-app";
-import { bindingOf, memoryLogger, signInThrough } from "../src/server/test-support";
+import { bindingOf, memoryLogger, signInThrough } from "../src/testing/http-layer-support";
 import { connectSocketTestClient, type SocketTestClient } from "../src/testing";
 
 /** People told apart by the `x-test-user` header an auth function reads: its value is their id and name. */

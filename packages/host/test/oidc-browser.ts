@@ -2,7 +2,7 @@
 // between the host and the test provider, keeps each origin's cookies (by name; the host and
 // the provider use different names), submits the provider's sign-in form and stops at the
 // host's answer to the callback. Chromium does the same in e2e/tests/oidc-sign-in.spec.ts.
-import { bindingOfSignInPage, rawRequest } from "../src/server/test-support";
+import { bindingOfSignInPage, rawRequest } from "../src/testing/http-layer-support";
 
 /** One answer, with its cookies applied to the jar. */
 export interface BrowserAnswer {

@@ -13,7 +13,7 @@ import {
 } from "@mcp-chat-host/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { oidcUserId } from "../src/server/oidc-options";
-import { rawRequest } from "../src/server/test-support";
+import { rawRequest } from "../src/testing/http-layer-support";
 import { connectSocketTestClient } from "../src/testing";
 import { startNode, type TestNode } from "./cluster-support";
 import { OidcTestBrowser } from "./oidc-browser";

@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { rawRequest } from "../src/server/test-support";
+import { rawRequest } from "../src/testing/http-layer-support";
 import { startHost, type TestHost } from "./harness";
 
 let host: TestHost | null = null;

@@ -5,8 +5,8 @@ import { APICallError } from "ai";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { guardModel, retryWait } from "./guarded-model";
-import { createTestClock } from "./test-clock";
-import { textStep } from "./test-fixtures";
+import { createTestClock } from "../testing/turn-test-clock";
+import { textStep } from "../testing/model-fixtures";
 
 const NOW = Date.parse("2025-01-02T03:04:05.000Z");
 

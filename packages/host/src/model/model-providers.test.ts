@@ -7,10 +7,10 @@ import type { Fault, ProviderStandIn } from "@mcp-chat-host/testing";
 import { runTurn } from "./model-runner";
 import type { RunTurnOptions } from "./model-runner";
 import { resolveModel } from "./model-selection";
-import { createTestClock } from "./test-clock";
+import { createTestClock } from "../testing/turn-test-clock";
 import { systemClock } from "./turn-clock";
-import { startTestToolServer } from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+import { startTestToolServer } from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { TurnFailureKind } from "./turn-events";
 
 let standIn: ProviderStandIn;

@@ -5,8 +5,13 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { runTurn } from "./model-runner";
 import type { RunTurnOptions } from "./model-runner";
-import { lastToolResults, startTestToolServer, textStep, toolCallStep } from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+import {
+  lastToolResults,
+  startTestToolServer,
+  textStep,
+  toolCallStep,
+} from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { ToolRequest } from "./tool-checks";
 import type { TurnEvent } from "./turn-events";
 

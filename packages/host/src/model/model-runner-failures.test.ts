@@ -6,10 +6,15 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { runTurn } from "./model-runner";
 import type { RunTurnOptions } from "./model-runner";
-import { createTestClock } from "./test-clock";
-import type { TestClock } from "./test-clock";
-import { recordEvents, startTestToolServer, textStep, toolCallStep } from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+import { createTestClock } from "../testing/turn-test-clock";
+import type { TestClock } from "../testing/turn-test-clock";
+import {
+  recordEvents,
+  startTestToolServer,
+  textStep,
+  toolCallStep,
+} from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { TurnEvent } from "./turn-events";
 
 let server: TestToolServer;

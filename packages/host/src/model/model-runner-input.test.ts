@@ -4,8 +4,8 @@ import { afterEach, beforeEach, expect, test } from "vitest";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { runTurn } from "./model-runner";
-import { startTestToolServer, textStep, toolCallStep } from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+import { startTestToolServer, textStep, toolCallStep } from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { TurnEvent } from "./turn-events";
 
 let server: TestToolServer;

@@ -10,8 +10,13 @@ import type {
 import { ARGUMENTS_NOT_JSON_REASON, unknownToolReason } from "./invalid-tool-call";
 import { runTurn } from "./model-runner";
 import type { RunTurnOptions } from "./model-runner";
-import { lastToolResults, startTestToolServer, textStep, toolCallStep } from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+import {
+  lastToolResults,
+  startTestToolServer,
+  textStep,
+  toolCallStep,
+} from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { TurnEvent } from "./turn-events";
 
 let server: TestToolServer;

@@ -13,8 +13,8 @@ import {
   startTestToolServer,
   textStep,
   toolCallStep,
-} from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+} from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { HostTool } from "./host-tool";
 import type { TurnEvent } from "./turn-events";
 

@@ -5,8 +5,8 @@ import { buildAppContext, withAppContext } from "../context/context-relay";
 import type { ContextCard } from "../context/context-relay";
 import { runTurn } from "./model-runner";
 import { createOfflineModel, splitIntoChunks } from "./offline-model";
-import { FIXED_TIME, startTestToolServer } from "./test-fixtures";
-import type { TestToolServer } from "./test-fixtures";
+import { FIXED_TIME, startTestToolServer } from "../testing/model-fixtures";
+import type { TestToolServer } from "../testing/model-fixtures";
 import type { TurnEvent } from "./turn-events";
 
 let server: TestToolServer;

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import { openAIStoreFromEnvironment, withDefaultProviderOptions } from "./provider-options";
-import { textStep } from "./test-fixtures";
+import { textStep } from "../testing/model-fixtures";
 
 describe("withDefaultProviderOptions", () => {
   test("adds the defaults to each request; options the request sets win, key by key", async () => {

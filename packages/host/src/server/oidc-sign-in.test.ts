@@ -14,7 +14,7 @@ import {
   runCleanups,
   startLayer,
   type StartedLayer,
-} from "./test-support";
+} from "../testing/http-layer-support";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));

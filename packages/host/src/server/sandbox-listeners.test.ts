@@ -4,7 +4,13 @@ import path from "node:path";
 import { freePort } from "@mcp-chat-host/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { sourceLabel } from "./sandbox-placement";
-import { memoryLogger, rawRequest, runCleanups, signIn, startLayer } from "./test-support";
+import {
+  memoryLogger,
+  rawRequest,
+  runCleanups,
+  signIn,
+  startLayer,
+} from "../testing/http-layer-support";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));

@@ -16,7 +16,7 @@ import {
   signIn,
   startLayer,
   type StartedLayer,
-} from "./test-support";
+} from "../testing/http-layer-support";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));

@@ -7,7 +7,7 @@ import {
   runCleanups,
   signIn,
   startLayer,
-} from "./test-support";
+} from "../testing/http-layer-support";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(() => runCleanups(cleanups));

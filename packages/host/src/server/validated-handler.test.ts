@@ -12,7 +12,7 @@ import {
   signIn,
   startLayer,
   type LogLine,
-} from "./test-support";
+} from "../testing/http-layer-support";
 import type { HttpLayerOptions } from "./http-layer";
 import type { Socket as ClientSocket } from "socket.io-client";
 

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { startTraceCollector } from "@mcp-chat-host/testing";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger } from "../server/test-support";
+import { memoryLogger } from "../testing/http-layer-support";
 import { annotateSpan, currentTraceparent, inSpan, openSpan, tracingOn } from "./spans";
 import { startTracing, tracesRequested } from "./tracing";
 

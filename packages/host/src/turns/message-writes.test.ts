@@ -2,7 +2,7 @@
 // finishes writes out of order (as a pool of connections can): the text a person saw complete is
 // the text stored, and a progress save never overwrites the end.
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger } from "../server/test-support";
+import { memoryLogger } from "../testing/http-layer-support";
 import type { SessionContext } from "../session/session-context";
 import type { HostStore, MessageChanges, MessageRecord } from "../store/host-store";
 import { openStore } from "../store/open-store";

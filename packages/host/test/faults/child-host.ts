@@ -2,7 +2,7 @@
 // can kill the whole host with SIGKILL and start it again on the same data folder.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { signInThrough } from "../../src/server/test-support";
+import { signInThrough } from "../../src/testing/http-layer-support";
 import { connectTestClient, type TestClient } from "../harness";
 
 const packageRoot = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,6 +1,6 @@
 // A clock for tests of retries and stalls: waits are recorded and end when the test says so (or at
 // once), timers fire only when the test fires them. Used only by tests.
-import type { TurnClock } from "./turn-clock";
+import type { TurnClock } from "../model/turn-clock";
 
 /** A wait the code under test asked for. */
 export interface TestSleep {

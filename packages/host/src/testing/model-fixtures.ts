@@ -4,9 +4,9 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { z } from "zod";
-import type { HostTool } from "./host-tool";
-import { toolOutcomeFromResult } from "./tool-outcome";
-import type { TurnEvent } from "./turn-events";
+import type { HostTool } from "../model/host-tool";
+import { toolOutcomeFromResult } from "../model/tool-outcome";
+import type { TurnEvent } from "../model/turn-events";
 
 /** A server and client pair, the tools as the model gets them, and what the server saw. */
 export interface TestToolServer {
@@ -142,7 +142,7 @@ export async function startTestToolServer(): Promise<TestToolServer> {
  *
  * @returns one HostTool per listed tool, in listing order.
  */
-export async function hostToolsOf(client: Client, source: string): Promise<HostTool[]> {
+async function hostToolsOf(client: Client, source: string): Promise<HostTool[]> {
   const { tools } = await client.listTools();
   return tools.map((listed) => {
     const title = listed.title ?? listed.annotations?.title;

@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
 import { type Logger, pino } from "pino";
 import { io as connectClient, type Socket as ClientSocket } from "socket.io-client";
-import { createHttpLayer, type HttpLayer, type HttpLayerOptions } from "./http-layer";
+import { createHttpLayer, type HttpLayer, type HttpLayerOptions } from "../server/http-layer";
 
 /** A log line as pino writes it. */
 export type LogLine = Record<string, unknown> & { level: number; msg?: string };
