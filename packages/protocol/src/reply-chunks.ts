@@ -20,6 +20,23 @@ export const toolPartStates = [
 export type ToolPartState = (typeof toolPartStates)[number];
 
 /**
+ * How far along each state is. A tool part only moves to a state of a higher rank: a chunk that
+ * would not move it forward is a repeat (a tab that read a snapshot mid-reply hears it again).
+ */
+export const toolPartStateRank: Readonly<Record<ToolPartState, number>> = {
+  "input-streaming": 0,
+  "input-available": 1,
+  "output-available": 2,
+  "output-error": 2,
+  "output-denied": 2,
+};
+
+/** Whether a tool part in this state has its outcome (output, error or refusal). */
+export function isSettledToolState(state: ToolPartState): boolean {
+  return toolPartStateRank[state] === toolPartStateRank["output-available"];
+}
+
+/**
  * One step of a reply being written. Text parts and tool parts are opened in the order the model
  * wrote them, and every later chunk names the part it changes, so the browser appends and
  * updates parts and never has to work out where one goes.

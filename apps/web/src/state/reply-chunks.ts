@@ -3,22 +3,14 @@
 // the part it changes, so a part is appended or updated, never placed. A tool part only moves
 // forward through its states: a chunk for a part already past it changes nothing, so a tab whose
 // snapshot was read mid-reply applies what follows without showing anything twice.
-import type {
-  CardDescriptor,
-  MessagePart,
-  ReplyChunk,
-  ToolPartState,
+import {
+  toolPartStateRank,
+  type CardDescriptor,
+  type MessagePart,
+  type ReplyChunk,
+  type ToolPartState,
 } from "@mcp-chat-host/protocol";
 import type { ToolPart } from "./types/messages";
-
-/** How far along each state is; a part never goes back. */
-const stateRank: Record<ToolPartState, number> = {
-  "input-streaming": 0,
-  "input-available": 1,
-  "output-available": 2,
-  "output-error": 2,
-  "output-denied": 2,
-};
 
 /** What a chunk did to a reply. */
 export interface ChunkOutcome {
@@ -54,7 +46,7 @@ function withToolPart(
 
 /** A part moved to `state`, when it is not there or past it yet. */
 function advanced(part: ToolPart, state: ToolPartState, fields: Partial<ToolPart>): ToolPart {
-  if (stateRank[part.state] >= stateRank[state]) return part;
+  if (toolPartStateRank[part.state] >= toolPartStateRank[state]) return part;
   return { ...part, ...fields, state };
 }
 

@@ -8,6 +8,7 @@ import type {
 } from "./host-store";
 import { upgradeMessageParts } from "./legacy-message-parts";
 import { StoreError } from "./store-error";
+import { toolPartStates } from "./store-records";
 
 /** The `format` field of every exported conversation. */
 const conversationDocumentFormat = "mcp-chat-host.conversation";
@@ -36,13 +37,7 @@ const messagePartSchema = z.discriminatedUnion("type", [
     name: identifier,
     source: identifier.optional(),
     modelName: identifier.optional(),
-    state: z.enum([
-      "input-streaming",
-      "input-available",
-      "output-available",
-      "output-error",
-      "output-denied",
-    ]),
+    state: z.enum(toolPartStates),
     input: z.json(),
     output: z.json().optional(),
     errorText: z.string().optional(),

@@ -46,9 +46,17 @@ export interface TextPart {
   text: string;
 }
 
-/** Where a model tool call is in its life (the AI SDK's tool states). */
-export type ToolPartState =
-  "input-streaming" | "input-available" | "output-available" | "output-error" | "output-denied";
+/** Where a model tool call can be in its life (the AI SDK's tool states). */
+export const toolPartStates = [
+  "input-streaming",
+  "input-available",
+  "output-available",
+  "output-error",
+  "output-denied",
+] as const;
+
+/** Where a model tool call is in its life: one of {@link toolPartStates}. */
+export type ToolPartState = (typeof toolPartStates)[number];
 
 /**
  * A model tool call and what became of it: its input (passed through as the model sent it), its

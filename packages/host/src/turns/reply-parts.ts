@@ -1,7 +1,12 @@
 // A reply's parts as they are written, and the chunk each change sends (`reply-chunks.ts` in the
 // protocol): every change of `parts` goes out as the one chunk that makes the same change in a
 // tab, so the stored reply, the live snapshot and the tabs hold the same parts in the same order.
-import type { CardDescriptor, ReplyChunk } from "@mcp-chat-host/protocol";
+import {
+  isSettledToolState,
+  toolPartStateRank,
+  type CardDescriptor,
+  type ReplyChunk,
+} from "@mcp-chat-host/protocol";
 import type { JsonValue, MessagePart, ToolPart, ToolPartState } from "../store/host-store";
 
 /** A call's names as stored: its tool's own name, its source, the model's name if it differs. */
@@ -11,18 +16,9 @@ export interface ToolCallNames {
   modelName?: string;
 }
 
-/** How far along each state is: a tool part only moves forward. */
-const STATE_ORDER: Record<ToolPartState, number> = {
-  "input-streaming": 0,
-  "input-available": 1,
-  "output-available": 2,
-  "output-error": 2,
-  "output-denied": 2,
-};
-
 /** Whether a tool part has its outcome (output, error or refusal). */
 export function isSettled(part: Pick<ToolPart, "state">): boolean {
-  return STATE_ORDER[part.state] === 2;
+  return isSettledToolState(part.state);
 }
 
 /** The parts of one reply, and the chunks that tell the tabs of each change. */
@@ -51,8 +47,7 @@ export class ReplyParts {
    * delta, so the tab's text and the stored text stay the same.
    */
   addText(text: string): void {
-    const hasText = this.parts.some((part) => part.type === "text" && part.text !== "");
-    const delta = this.#newParagraph && hasText ? `\n\n${text}` : text;
+    const delta = this.#newParagraph && this.#textLength > 0 ? `\n\n${text}` : text;
     this.#newParagraph = false;
     const last = this.parts.at(-1);
     if (last?.type === "text" && this.#openText !== null) {
@@ -215,7 +210,7 @@ export class ReplyParts {
   /** The call's part, when moving it to `state` moves it forward (else the chunk is a repeat). */
   #moving(toolCallId: string, state: ToolPartState): ToolPart | undefined {
     const part = this.tool(toolCallId);
-    if (!part || STATE_ORDER[state] <= STATE_ORDER[part.state]) return undefined;
+    if (!part || toolPartStateRank[state] <= toolPartStateRank[part.state]) return undefined;
     return part;
   }
 
