@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { INTERNAL_ERROR_MESSAGE } from "../src/errors/internal-error";
 import type { Source, SourceFactory } from "../src/sources/source";
-import { UNEXPECTED_TOOL_FAILURE } from "../src/page-calls/source-failure";
 import { exchange, greeterApp, openCard, startHost, type TestHost } from "./harness";
 
 const SECRET = "secret detail at /srv/internal/app.js:12";
@@ -112,7 +111,7 @@ describe("a page whose source fails unexpectedly", () => {
     const done = await exchange(client, "chat-1", '/call greet {"name":"Ada"}');
     const call = done.reply.parts.find((part) => part.type === "tool");
     expect(call).toMatchObject({ state: "output-error" });
-    expect(call?.type === "tool" && call.errorText).toContain(UNEXPECTED_TOOL_FAILURE);
+    expect(call?.type === "tool" && call.errorText).toContain(INTERNAL_ERROR_MESSAGE);
     expect(JSON.stringify(client.received)).not.toContain(SECRET);
     const logged = host.logs.filter(
       (line) => line.msg === "a model's tool call failed unexpectedly",
@@ -134,11 +133,11 @@ describe("a page whose source fails unexpectedly", () => {
     const client = await host.connect();
     // It failed before the tab was connected; the notice waited for it.
     const notice = await client.next("notice", (payload) => payload.message.includes('"broken"'));
-    expect(notice.message).toContain("the server log has the detail");
+    expect(notice.message).toContain("Reload the page to try again");
     await client.value("session:hello", {});
     // The sentence the person is told is the one logged; the error's own words are its detail.
     const [line] = host.logs.filter((entry) => entry["source"] === "broken");
-    expect(line?.msg).toContain("the server log has the detail");
+    expect(line?.msg).toContain("Reload the page to try again");
     expect(line?.msg).not.toContain(SECRET);
     expect(line?.["detail"]).toBe(SECRET);
     expect(JSON.stringify(client.received)).not.toContain(SECRET);

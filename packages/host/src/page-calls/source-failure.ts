@@ -1,3 +1,4 @@
+import { INTERNAL_ERROR_MESSAGE } from "../errors/internal-error";
 import { localErrorWireRules } from "../errors/to-wire-error";
 import { PageRequestFailure } from "../errors/page-request-failure";
 import { HostError } from "../host-error";
@@ -8,7 +9,7 @@ import { isSourceError } from "../sources/source-error";
  * answering, or could not be reached). A timed-out connection is closed by the connection layer
  * with the bare text "MCP connection ended: timeout", so that case gets a sentence of its own;
  * the other source errors already say what happened and what to do. Any other error is a bug
- * whose text stays in the log ({@link UNEXPECTED_TOOL_FAILURE}). A model's tool call reads
+ * whose text stays in the log: the person reads the internal sentence. A model's tool call reads
  * this sentence (`turns/tool-execution.ts`); a page's request reads {@link pageCallFailure}'s.
  *
  * @param error - what the source threw.
@@ -22,15 +23,8 @@ export function sourceFailureMessage(
   sourceClosed: boolean,
 ): string {
   if (isTimeoutThatClosed(error, sourceClosed)) return timeoutMessage(sourceKey);
-  return isSourceError(error) ? error.message : UNEXPECTED_TOOL_FAILURE;
+  return isSourceError(error) ? error.message : INTERNAL_ERROR_MESSAGE;
 }
-
-/**
- * What the person and the model read when a tool call failed with an error no source made (a
- * bug, not a failure of the server): its own text may name internals, so it goes to the log only.
- */
-export const UNEXPECTED_TOOL_FAILURE =
-  "Something went wrong that this host did not expect; the server log has the detail.";
 
 function isTimeoutThatClosed(error: unknown, sourceClosed: boolean): boolean {
   return isSourceError(error) && error.code === "timeout" && sourceClosed;

@@ -42,7 +42,7 @@ export function sourceAttachFailure(source: string, error: unknown): SourceAttac
     return {
       source,
       needsAuthorization: false,
-      message: `The server "${source}" could not be attached, so its tools are not available in this chat: something this host did not expect went wrong, and the server log has the detail.`,
+      message: `The server "${source}" could not be attached, so its tools are not available in this chat: something went wrong on the server. Reload the page to try again; if it keeps failing, the server log has the details.`,
       detail: errorMessage(error),
     };
   }

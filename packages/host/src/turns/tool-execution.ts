@@ -1,7 +1,8 @@
 import { errorMessage } from "@mcp-chat-host/protocol";
 import { capToolResult } from "../sources/capped-result";
 import type { LiveCard } from "../session/card-registry";
-import { sourceFailureMessage, UNEXPECTED_TOOL_FAILURE } from "../page-calls/source-failure";
+import { sourceFailureMessage } from "../page-calls/source-failure";
+import { isSourceError } from "../sources/source-error";
 import type { Chat } from "../session/chat";
 import type { HostTool, ToolRunContext } from "../model/host-tool";
 import { toolOutcomeFromResult, type ModelToolOutcome } from "../model/tool-outcome";
@@ -77,7 +78,7 @@ async function executeToolCall(
     // The card and the model get the same sentence for the person (a timeout says so plainly);
     // an error no source made is a bug, told in general words, its detail logged here.
     const reason = sourceFailureMessage(error, call.source, source.closed);
-    if (reason === UNEXPECTED_TOOL_FAILURE) {
+    if (!isSourceError(error)) {
       context.services.logger.error(
         { err: error, source: call.source, tool: tool.name },
         "a model's tool call failed unexpectedly",
