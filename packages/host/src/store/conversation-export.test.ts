@@ -3,6 +3,7 @@ import { describeEachStore } from "../../test/store-kinds";
 import { formatIssuePath, parseConversationDocument } from "./conversation-export";
 import type { ConversationDocument, HostStore } from "./host-store";
 import { StoreError } from "./store-error";
+import { legacyReplyParts, upgradedReplyParts } from "../testing/legacy-reply";
 
 function tickingClock(start = 10_000): () => number {
   let time = start;
@@ -162,8 +163,7 @@ describeEachStore((kind) => {
   it("imports a version 1 file, its tool calls read as one tool part each", async () => {
     const originalId = await seedConversation(store, "ada");
     const exported = (await store.exportConversation("ada", originalId))!;
-    // The same conversation as an older mcp-chat-host wrote it: a call as tool-call, its card,
-    // then tool-result; a refused call; a call whose reply ended before its result.
+    // The same conversation as an older mcp-chat-host wrote it (`testing/legacy-reply.ts`).
     const old = {
       ...exported,
       version: 1,
@@ -171,33 +171,7 @@ describeEachStore((kind) => {
         message.role === "assistant" && message.status === "complete"
           ? {
               ...message,
-              parts: [
-                {
-                  type: "tool-call",
-                  toolCallId: "call-1",
-                  name: "show-map",
-                  source: "maps",
-                  arguments: { city: "Lyon" },
-                },
-                { type: "card", instanceId: "host-map", toolCallId: "call-1" },
-                {
-                  type: "tool-result",
-                  toolCallId: "call-1",
-                  name: "show-map",
-                  value: "Map of Lyon",
-                  isError: false,
-                },
-                { type: "tool-call", toolCallId: "call-2", name: "pin-place", arguments: {} },
-                {
-                  type: "tool-result",
-                  toolCallId: "call-2",
-                  name: "pin-place",
-                  value: "Tool call rejected. Not now.",
-                  isError: true,
-                },
-                { type: "tool-call", toolCallId: "call-3", name: "slow", arguments: {} },
-                { type: "text", text: "Here is the map." },
-              ],
+              parts: legacyReplyParts,
             }
           : message,
       ),
@@ -206,28 +180,7 @@ describeEachStore((kind) => {
     const reply = (await store.listMessages(imported.id)).find(
       (message) => message.role === "assistant" && message.status === "complete",
     );
-    expect(reply?.parts).toEqual([
-      {
-        type: "tool",
-        toolCallId: "call-1",
-        name: "show-map",
-        source: "maps",
-        state: "output-available",
-        input: { city: "Lyon" },
-        output: "Map of Lyon",
-        instanceId: "host-map",
-      },
-      {
-        type: "tool",
-        toolCallId: "call-2",
-        name: "pin-place",
-        state: "output-denied",
-        input: {},
-        errorText: "Not now.",
-      },
-      { type: "tool", toolCallId: "call-3", name: "slow", state: "input-available", input: {} },
-      { type: "text", text: "Here is the map." },
-    ]);
+    expect(reply?.parts).toEqual(upgradedReplyParts);
   });
 
   it("renumbers imported messages by their seq order and accepts the JSON text", async () => {

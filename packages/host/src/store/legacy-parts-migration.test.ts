@@ -11,79 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, migrations } from "./sqlite-migrations";
 import { openStore } from "./open-store";
 import { migratePostgres, postgresMigrations } from "./postgres-migrations";
-import type { MessagePart } from "./host-store";
-
-/** A reply as an older mcp-chat-host stored it. */
-const oldParts = [
-  { type: "text", text: "Let me show you." },
-  {
-    type: "tool-call",
-    toolCallId: "call-1",
-    name: "show-map",
-    source: "maps",
-    modelName: "maps__show-map",
-    arguments: { city: "Lyon" },
-  },
-  { type: "card", instanceId: "host-map", toolCallId: "call-1" },
-  {
-    type: "tool-result",
-    toolCallId: "call-1",
-    name: "show-map",
-    modelName: "maps__show-map",
-    value: { zoom: 12 },
-    isError: false,
-  },
-  { type: "tool-call", toolCallId: "call-2", name: "pin-place", arguments: {} },
-  {
-    type: "tool-result",
-    toolCallId: "call-2",
-    name: "pin-place",
-    value: "Tool call rejected. Not now.",
-    isError: true,
-  },
-  { type: "tool-call", toolCallId: "call-3", name: "geocode", arguments: { q: "x" } },
-  {
-    type: "tool-result",
-    toolCallId: "call-3",
-    name: "geocode",
-    value: "The service is down.",
-    isError: true,
-  },
-  { type: "text", text: "Here it is." },
-];
-
-/** The same reply in today's shape. */
-const newParts: MessagePart[] = [
-  { type: "text", text: "Let me show you." },
-  {
-    type: "tool",
-    toolCallId: "call-1",
-    name: "show-map",
-    source: "maps",
-    modelName: "maps__show-map",
-    state: "output-available",
-    input: { city: "Lyon" },
-    output: { zoom: 12 },
-    instanceId: "host-map",
-  },
-  {
-    type: "tool",
-    toolCallId: "call-2",
-    name: "pin-place",
-    state: "output-denied",
-    input: {},
-    errorText: "Not now.",
-  },
-  {
-    type: "tool",
-    toolCallId: "call-3",
-    name: "geocode",
-    state: "output-error",
-    input: { q: "x" },
-    errorText: "The service is down.",
-  },
-  { type: "text", text: "Here it is." },
-];
+import { legacyReplyParts, upgradedReplyParts } from "../testing/legacy-reply";
 
 /** The rows of one old conversation: its user, itself, the person's message and the reply. */
 const rows = {
@@ -91,7 +19,7 @@ const rows = {
   conversation: ["conv-1", "ada", "Maps", 1, 2],
   messages: [
     ["conv-1", "m1", "chat-1", 1, "user", JSON.stringify([{ type: "text", text: "Map?" }]), 1],
-    ["conv-1", "m2", "chat-1", 2, "assistant", JSON.stringify(oldParts), 2],
+    ["conv-1", "m2", "chat-1", 2, "assistant", JSON.stringify(legacyReplyParts), 2],
   ],
 };
 
@@ -134,7 +62,7 @@ describe("messages of the old shape", () => {
       const messages = await store.listMessages("conv-1");
       expect(messages.map((message) => message.parts)).toEqual([
         [{ type: "text", text: "Map?" }],
-        newParts,
+        upgradedReplyParts,
       ]);
     } finally {
       await store.close();
@@ -170,7 +98,7 @@ describe("messages of the old shape", () => {
       const messages = await store.listMessages("conv-1");
       expect(messages.map((message) => message.parts)).toEqual([
         [{ type: "text", text: "Map?" }],
-        newParts,
+        upgradedReplyParts,
       ]);
     } finally {
       await store.close();
