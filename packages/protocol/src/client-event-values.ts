@@ -9,6 +9,7 @@ import type {
   SessionSnapshot,
 } from "./conversation-records";
 import type { AuditEntry, ContextInspection } from "./inspection-records";
+import type { ChatPrompt, ChatResource, ServerStatus } from "./server-records";
 
 /** What each browser event's acknowledgement carries when it succeeds. */
 export interface ClientEventValues {
@@ -37,6 +38,14 @@ export interface ClientEventValues {
   "approval:answer": Record<string, never>;
   "context:inspect": ContextInspection;
   "audit:list": { conversationId: string; entries: AuditEntry[] };
+  "servers:list": ServerStatus[];
+  /** `authorizationUrl`: open it for the person; `connected`: the server needed no sign-in. */
+  "server:connect": { authorizationUrl: string } | { connected: true };
+  "server:disconnect": { disconnected: true; revoked: boolean };
+  "elicitation:answer": Record<string, never>;
+  "prompts:list": ChatPrompt[];
+  "prompt:get": { text: string };
+  "resources:list": ChatResource[];
 }
 
 /** socket.io's typing of the events the browser sends (every one has an acknowledgement). */

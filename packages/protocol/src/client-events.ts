@@ -5,6 +5,7 @@ import { pagePermissionNames } from "./card-records";
 import { contentBlockSchema, idSchema, jsonObjectSchema } from "./common-records";
 import { maxConversationPageMessages } from "./conversation-records";
 import { limits } from "./limits";
+import { elicitationActions, resourceAttachmentSchema } from "./server-records";
 
 /** A string whose JSON form stays under the card payload cap. */
 function capped<T extends z.ZodType>(schema: T) {
@@ -49,6 +50,8 @@ export const clientEventSchemas = {
       text: z.string().trim().min(1, "is empty").max(limits.maxMessageChars),
       /** The browser's own id for the message, so a resend after a reconnect is not stored twice. */
       clientId: idSchema,
+      /** Resources of the chat's servers the person attached (read by the server, for the model). */
+      attachments: z.array(resourceAttachmentSchema).max(limits.maxAttachments).optional(),
     })
     .strict(),
   "turn:stop": z.object({ chatId: idSchema }).strict(),
@@ -145,6 +148,37 @@ export const clientEventSchemas = {
       limit: z.number().int().min(1).max(1_000).optional(),
     })
     .strict(),
+  /** The person's MCP servers and where each stands (the servers panel). */
+  "servers:list": z.object({}).strict(),
+  /**
+   * Starts signing in to a server that asks for authorization: answered with the authorization
+   * server's page, which the tab opens in a popup (or `connected` when no sign-in was needed).
+   */
+  "server:connect": z.object({ name: z.string().min(1).max(200) }).strict(),
+  /** Forgets (and, where the server offers it, revokes) the person's grant for a server. */
+  "server:disconnect": z.object({ name: z.string().min(1).max(200) }).strict(),
+  /** The person's answer to a server's question (`elicitation:request`). */
+  "elicitation:answer": z
+    .object({
+      elicitationId: idSchema,
+      action: z.enum(elicitationActions),
+      /** For `accept` of a form: the values, checked against the requested schema. */
+      content: capped(jsonObjectSchema).optional(),
+    })
+    .strict(),
+  /** The prompts a chat's servers offer (slash commands in the composer). */
+  "prompts:list": z.object({ chatId: idSchema }).strict(),
+  /** Gets one prompt with its arguments; answered with the text for the composer. */
+  "prompt:get": z
+    .object({
+      chatId: idSchema,
+      source: z.string().min(1).max(200),
+      name: z.string().min(1).max(200),
+      arguments: z.record(z.string().max(200), z.string().max(limits.maxMessageChars)),
+    })
+    .strict(),
+  /** The resources a chat's servers offer, which the person can attach to a message. */
+  "resources:list": z.object({ chatId: idSchema }).strict(),
 } as const;
 
 /** Names of the events the browser sends. */

@@ -14,4 +14,6 @@ export const limits = {
   maxCardPayloadChars: 256_000,
   /** Longest refusal reason a person can type, in characters. */
   maxReasonChars: 2_000,
+  /** Most server resources one message may carry. */
+  maxAttachments: 5,
 } as const;

@@ -7,3 +7,4 @@ export * from "./card-records";
 export * from "./common-records";
 export * from "./conversation-records";
 export * from "./message-records";
+export * from "./server-records";

@@ -4,6 +4,7 @@ import type { CardDescriptor } from "./card-records";
 import type { ChatTool, ConversationSummary } from "./conversation-records";
 import type { ChatMessage } from "./message-records";
 import type { ReplyChunk } from "./reply-chunks";
+import type { ElicitationRequest, ServerStatus, elicitationOutcomes } from "./server-records";
 
 /** Payloads of every event the server sends, by event name. */
 export interface ServerEvents {
@@ -57,6 +58,15 @@ export interface ServerEvents {
    * tab asks for a fresh snapshot (`session:hello`).
    */
   "session:stale": Record<string, never>;
+  /** The person's MCP servers changed state (signed in, needs sign-in, failed, disconnected). */
+  "servers:state": { servers: ServerStatus[] };
+  /** A server asks the person something; the tab shows a dialog naming the server. */
+  "elicitation:request": ElicitationRequest;
+  /** A server's question was answered (perhaps in another tab), timed out or withdrawn. */
+  "elicitation:settled": {
+    elicitationId: string;
+    outcome: (typeof elicitationOutcomes)[number];
+  };
   /** Something the person should know that belongs to no request. */
   notice: { level: "info" | "warning" | "error"; message: string };
 }

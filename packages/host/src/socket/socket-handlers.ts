@@ -116,6 +116,14 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
     });
     return {};
   },
+  // Filled in by the servers, elicitation, prompts and resources work of issue 20 (one owner each).
+  "servers:list": () => notYet(),
+  "server:connect": () => notYet(),
+  "server:disconnect": () => notYet(),
+  "elicitation:answer": () => notYet(),
+  "prompts:list": () => notYet(),
+  "prompt:get": () => notYet(),
+  "resources:list": () => notYet(),
   // The audit of one of the person's conversations: which app called what, the verdict, who
   // answered.
   "audit:list": (payload, session) =>
@@ -188,4 +196,9 @@ export function bindSessionEvents(
       answerEvent(event, binding, args);
     });
   }
+}
+
+/** An event whose handler is not written yet. */
+function notYet(): never {
+  throw new HostError("unavailable", "This host does not offer that yet.");
 }
