@@ -1,5 +1,10 @@
 // The options, states and close listeners of an McpClientSession.
-import type { ClientCapabilities, Implementation, Progress } from "@modelcontextprotocol/client";
+import type {
+  AuthProvider,
+  ClientCapabilities,
+  Implementation,
+  Progress,
+} from "@modelcontextprotocol/client";
 import type { McpCloseReason, McpConnectionError } from "./connection-errors";
 
 /** Options of {@link McpClientSession.open}. Times are in seconds. */
@@ -20,6 +25,11 @@ export interface McpClientSessionOptions {
   cwd?: string;
   /** Aborting it during startup stops the startup (rejects with McpStartupError, kills the server). */
   signal?: AbortSignal;
+  /**
+   * A remote server's bearer token and its 401 handling, for a server the person signs in to
+   * with OAuth (the host's per-person provider). Static `headers` of the entry are sent as well.
+   */
+  authProvider?: AuthProvider;
 }
 
 /** Options of one request. `timeout` is in seconds. */

@@ -5,6 +5,7 @@ import {
   SSEClientTransport,
   SdkHttpError,
   StreamableHTTPClientTransport,
+  type AuthProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
 
@@ -16,6 +17,11 @@ export interface RemoteEndpoint {
   url: string;
   /** Sent with every request (the configuration's `headers`, already interpolated). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The person's bearer token for this server and what to do on a 401 (refresh, or say that
+   * the person must sign in), for a server that signs people in with OAuth.
+   */
+  authProvider?: AuthProvider | undefined;
 }
 
 /**
@@ -28,9 +34,16 @@ export interface RemoteEndpoint {
 function createRemoteTransport(kind: RemoteTransportKind, endpoint: RemoteEndpoint): Transport {
   const url = new URL(endpoint.url);
   const requestInit: RequestInit = { headers: { ...endpoint.headers } };
+  // A 403 insufficient_scope is thrown to the caller, who asks the person for the wider scope:
+  // the transport must never start an authorization flow on its own.
+  const auth = endpoint.authProvider === undefined ? {} : { authProvider: endpoint.authProvider };
   return kind === "streamable-http"
-    ? new StreamableHTTPClientTransport(url, { requestInit })
-    : new SSEClientTransport(url, { requestInit });
+    ? new StreamableHTTPClientTransport(url, {
+        requestInit,
+        ...auth,
+        onInsufficientScope: "throw",
+      })
+    : new SSEClientTransport(url, { requestInit, ...auth });
 }
 
 /**

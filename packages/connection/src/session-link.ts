@@ -4,6 +4,7 @@
 import {
   Client,
   StreamableHTTPClientTransport,
+  type AuthProvider,
   type ClientCapabilities,
   type Implementation,
   type RequestMethod,
@@ -34,6 +35,7 @@ export interface SessionLinkOptions {
   onStderr?: ((text: string) => void) | undefined;
   onError?: ((error: Error) => void) | undefined;
   cwd?: string | undefined;
+  authProvider?: AuthProvider | undefined;
 }
 
 /** What the link reports to its session. */
@@ -128,7 +130,8 @@ export class SessionLink {
       await this.createClient().connect(this.guard(this.stdio), connectOptions);
       return;
     }
-    const { kind } = await connectRemote(this.entry, async (transport, kind) => {
+    const endpoint = { ...this.entry, authProvider: this.options.authProvider };
+    const { kind } = await connectRemote(endpoint, async (transport, kind) => {
       this.currentKind = kind;
       this.streamableHttp =
         transport instanceof StreamableHTTPClientTransport ? transport : undefined;

@@ -30,6 +30,14 @@ import { tracedStore } from "./telemetry/traced-store";
 import { measuredStore } from "./telemetry/measured-store";
 import { setUpMetrics } from "./server/metrics-setup";
 import { startTracing, type RunningTracing } from "./telemetry/tracing";
+import { signInEntry } from "./oauth/sign-in-eligibility";
+import { wireServerSignIn, type SignInWiring } from "./servers/sign-in-wiring";
+
+/** The socket server's cross-node side (its server-side events), for the sign-in news. */
+interface ServerSideEvents {
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  serverSideEmit(event: string, ...args: unknown[]): unknown;
+}
 
 /**
  * Builds the host server (docs/architecture.md, "The embedding API"): the store, the model, the
@@ -69,9 +77,21 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const leases =
     options.leases ?? (redisUrl !== undefined || /^postgres(ql)?:/i.test(storeSpec ?? ""));
   const factories = new Map<string, { factory: SourceFactory; shared: boolean }>();
+  let signInWiring: SignInWiring | undefined;
   const configured: ConfiguredSources = {
     names: () => [...factories.keys()],
-    factory: (name) => factories.get(name),
+    entry: (name) => config?.servers[name],
+    factory: (name, userId) => {
+      const found = factories.get(name);
+      const entry = signInEntry(config?.servers[name]);
+      if (found === undefined || entry === undefined || signInWiring === undefined) return found;
+      // The person's own connection, with their bearer: never shared with anyone else.
+      const authProvider = signInWiring.signIn.bearer(userId, entry);
+      return {
+        factory: configSourceFactory(entry, { timeout: entry.timeout ?? 60, authProvider }),
+        shared: false,
+      };
+    },
   };
 
   async function loadConfig(): Promise<McpConfig | null> {
@@ -142,6 +162,18 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       if (leases) await http.shareTokens(store);
       // OpenID Connect sign-ins in progress live in the store on one node as on several.
       http.shareSignInStates(store);
+      signInWiring = wireServerSignIn({
+        config,
+        store,
+        credentialKeys: options.oauthCredentialKeys ?? env["OAUTH_CREDENTIAL_KEYS"],
+        allowLoopback: options.oauthAllowLoopback,
+        origin: () => http.urls.host,
+        cluster: redisUrl === undefined ? null : (http.io as unknown as ServerSideEvents),
+        sessionsOf: (userId) => sessions?.sessionsOf(userId) ?? [],
+        logger,
+        now,
+      });
+      if (signInWiring !== undefined) http.useServerSignIn(signInWiring.routes);
       const services: SessionServices = {
         store: sessionStore,
         audit,
@@ -151,6 +183,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         ...(options.auth?.mode === "oidc" ? { signOut: true } : {}),
         logger,
         configured,
+        ...(signInWiring === undefined ? {} : { serverSignIn: signInWiring.signIn }),
         processSources,
         sandboxFor: (source, meta, pageHost) =>
           http.urls.sandboxPlacement(source, pageHost, {

@@ -71,6 +71,18 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   databaseCaFile?: string;
   /** A PEM file of the CA that signed Redis's certificate, for a `rediss://` URL. Default none. */
   redisCaFile?: string;
+  /**
+   * The keys people's sign-ins to remote MCP servers are sealed with (AES-256-GCM): entries
+   * `<id>:<32 bytes in base64>`, comma-separated, the sealing key first, older keys after it
+   * (they still open what they sealed). Default: `OAUTH_CREDENTIAL_KEYS`; without either, a key of
+   * this run only (sign-ins do not survive a restart). See docs/remote-servers.md.
+   */
+  oauthCredentialKeys?: string;
+  /**
+   * Accept authorization servers on loopback (`http://127.0.0.1`) for remote servers that are not
+   * on loopback themselves (development only). Default false; a loopback server may always use one.
+   */
+  oauthAllowLoopback?: boolean;
 }
 
 /** A running (or ready to run) host. */

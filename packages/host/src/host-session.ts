@@ -14,6 +14,7 @@ import { ApprovalBroker } from "./gate/approval-broker";
 import { PageCallGate } from "./page-calls/page-call-gate";
 import { SourceHooks } from "./session/source-hooks";
 import { TurnService } from "./turns/turn-service";
+import { PersonServers } from "./servers/person-servers";
 import type { ShowCardOptions, Session } from "./session/session";
 import type { SessionContext, SessionEmitter, SessionUser } from "./session/session-context";
 import type { SessionServices } from "./session/session-services";
@@ -44,6 +45,8 @@ export class HostSession implements Session {
   readonly turnService: TurnService;
   /** @internal the model tools of each chat. */
   readonly tools: ChatToolLists;
+  /** @internal the person's MCP servers, their states and sign-ins. */
+  readonly servers: PersonServers;
   readonly #ready: Promise<void>[] = [];
   readonly #endListeners: (() => void | Promise<void>)[] = [];
   #emitter: SessionEmitter | null = null;
@@ -87,7 +90,7 @@ export class HostSession implements Session {
       logger,
       services,
       chats: new Map(),
-      sources: new SessionSources(services.configured, services.processSources),
+      sources: new SessionSources(services.configured, services.processSources, user.id),
       cards: new CardRegistry(),
       broker,
       hooks: new SourceHooks(),
@@ -102,6 +105,7 @@ export class HostSession implements Session {
       announce: (event) => context.emit("chat:tools", event),
       notify: (message) => context.emit("notice", { level: "warning", message }),
     });
+    this.servers = new PersonServers(context, this.tools, services.serverSignIn);
     const views = new ViewCache();
     this.conversations = new ConversationService(context, {
       ready: () => this.ready(),

@@ -74,6 +74,13 @@ export class SessionRegistry {
   }
 
   /** The number of live sessions. */
+  /** The live sessions of one person on this node (a person may have several browsers). */
+  sessionsOf(userId: string): HostSession[] {
+    return [...this.#sessions.values()]
+      .map((entry) => entry.session)
+      .filter((session) => session.user.id === userId && !session.ended);
+  }
+
   get size(): number {
     return this.#sessions.size;
   }

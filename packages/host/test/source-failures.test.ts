@@ -72,16 +72,16 @@ describe("a source that cannot be attached", () => {
       },
       {
         level: "warning",
-        message:
-          'The server "locked" needs authorization (HTTP 401), and this host cannot sign in to servers yet, so its tools are not available in this chat.',
+        message: 'Sign in to "locked" to use its tools: open Servers and choose Connect.',
       },
     ]);
-    for (const source of ["broken", "locked"]) {
+    for (const [index, source] of ["broken", "locked"].entries()) {
       const lines = host.logs.filter((line) => line["source"] === source);
       expect(lines).toHaveLength(1);
       const text = JSON.stringify(lines[0]);
       // The sentence once, not once per wrapped cause.
-      expect(text.split(`The server \\"${source}\\"`)).toHaveLength(2);
+      const sentence = JSON.stringify(notices[index]?.message).slice(1, -1);
+      expect(text.split(sentence)).toHaveLength(2);
       expect(text).not.toContain("stack");
     }
   });

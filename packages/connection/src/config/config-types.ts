@@ -36,6 +36,23 @@ export interface McpRemoteServerConfig {
   /** The operator accepted sending credentials over plain `http://` to a non-loopback host. */
   allowHttp: boolean;
   share?: McpShareMode;
+  /**
+   * How the host signs people in to this server (OAuth), when the entry says more than "sign in
+   * if the server asks": a client the authorization server registered for this host, and the
+   * scopes to ask for. Without it, the host registers itself (Client ID Metadata Document or
+   * Dynamic Client Registration) when the server first answers 401.
+   */
+  oauth?: McpRemoteOAuthConfig;
+}
+
+/** A remote server's pre-registered OAuth client and the scopes to ask for. */
+export interface McpRemoteOAuthConfig {
+  /** The client id the authorization server issued for this host. */
+  clientId?: string;
+  /** Its secret (with `${VARIABLE}` replaced), for a confidential client. */
+  clientSecret?: string;
+  /** The scopes to ask for; default: what the server's challenge or metadata names. */
+  scopes?: string[];
 }
 
 /** One validated entry of `mcpServers`. */

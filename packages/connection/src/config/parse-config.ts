@@ -39,7 +39,16 @@ const remoteEntrySchema = z.object({
   headers: z.record(z.string(), z.string()).default({}),
   timeout: z.number().positive("must be a positive number of seconds").optional(),
   allow_http: z.boolean().default(false),
-  oauth: z.looseObject({ allow_authorization_header: z.boolean().optional() }).optional(),
+  oauth: z
+    .looseObject({
+      allow_authorization_header: z.boolean().optional(),
+      client_id: z.string().min(1, "must be a non-empty string").optional(),
+      client_secret: z.string().min(1, "must be a non-empty string").optional(),
+      scopes: z
+        .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be scope tokens"))
+        .optional(),
+    })
+    .optional(),
   share: shareSchema.optional(),
 });
 
@@ -187,6 +196,38 @@ function parseRemoteEntry(
   };
   if (parsed.timeout !== undefined) server.timeout = parsed.timeout;
   if (parsed.share !== undefined) server.share = parsed.share;
+  if (parsed.oauth !== undefined) {
+    const { client_id: clientId, client_secret: secret, scopes } = parsed.oauth;
+    if (secret !== undefined && clientId === undefined) {
+      throw new McpConfigError(
+        `MCP server "${name}" sets oauth.client_secret without oauth.client_id. Add the client id the authorization server registered, or remove the secret.`,
+        name,
+      );
+    }
+    server.oauth = {
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(secret === undefined
+        ? {}
+        : { clientSecret: interpolate(name, "oauth.client_secret", secret, env) }),
+      ...(scopes === undefined ? {} : { scopes }),
+    };
+  }
+  if (parsed.oauth !== undefined) {
+    const { client_id: clientId, client_secret: secret, scopes } = parsed.oauth;
+    if (secret !== undefined && clientId === undefined) {
+      throw new McpConfigError(
+        `MCP server "${name}" sets oauth.client_secret without oauth.client_id. Add the client id the authorization server registered, or remove the secret.`,
+        name,
+      );
+    }
+    server.oauth = {
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(secret === undefined
+        ? {}
+        : { clientSecret: interpolate(name, "oauth.client_secret", secret, env) }),
+      ...(scopes === undefined ? {} : { scopes }),
+    };
+  }
   return server;
 }
 

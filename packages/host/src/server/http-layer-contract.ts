@@ -11,6 +11,7 @@ import type { Server as SocketServer } from "socket.io";
 import type { AuthenticatedSession, AuthOptions } from "./auth";
 import type { SharedTokenStore } from "./one-time-tokens";
 import type { SharedSignInStates } from "./oidc-routes";
+import type { ServerSignInRoutesPort } from "./server-sign-in-routes";
 import type { SandboxPortMemory, SandboxRequestHandler } from "./sandbox-listener-options";
 import type { SandboxPlacement } from "./sandbox-placement";
 import type { HostSocketData } from "./socket-guard";
@@ -157,6 +158,8 @@ export interface HttpLayer {
    * on one node can finish on another. Until it is called, `/auth/login` answers 503.
    */
   shareSignInStates(store: SharedSignInStates): void;
+  /** The service that finishes people's sign-ins to remote MCP servers (`/oauth/*`). */
+  useServerSignIn(port: ServerSignInRoutesPort): void;
   /**
    * Mints a one-time sign-in URL, resolving once it is saved where every node can spend it.
    * @throws {HttpLayerError} as {@link HttpLayer.signInUrl}; the store's error when it can't save.

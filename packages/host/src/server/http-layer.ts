@@ -14,6 +14,7 @@ import { HttpLayerError } from "../errors/http-layer-error";
 import { OneTimeTokens } from "./one-time-tokens";
 import { checkOidcOptions } from "./oidc-options";
 import { oidcRoutes, type SharedSignInStates } from "./oidc-routes";
+import { serverSignInRoutes, type ServerSignInRoutesPort } from "./server-sign-in-routes";
 import { OriginPolicy } from "./origin-check";
 import { boundOnly, notFound, requireAuth } from "./require-auth";
 import { routeErrorHandler } from "./route-error-handler";
@@ -73,6 +74,7 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   // Checked now, so a bad issuer or domain fails at construction, not at the first sign-in.
   const oidc = auth.mode === "oidc" ? checkOidcOptions(auth) : undefined;
   let signInStates: SharedSignInStates | null = null;
+  let serverSignIn: ServerSignInRoutesPort | null = null;
   const tokens = new OneTimeTokens({ now: options.now });
   let latestToken = auth.mode === "token" ? tokens.mint() : undefined;
   let policy: OriginPolicy | undefined;
@@ -162,6 +164,7 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
       }),
     );
   }
+  app.use(serverSignInRoutes({ signIn: () => serverSignIn, cookies, logger }));
   app.use(requireAuth(authenticator));
   const routes = express.Router();
   routes.use(express.json({ limit: maxHttpBufferSize }));
@@ -279,6 +282,9 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     },
     shareSignInStates(store) {
       signInStates = store;
+    },
+    useServerSignIn(port) {
+      serverSignIn = port;
     },
     async mintSignInUrl() {
       const url = this.signInUrl();

@@ -24,6 +24,7 @@ export function sendNoticePage(
   title: string,
   paragraphs: readonly string[],
   action?: { href: string; label: string },
+  extra: { script?: string } = {},
 ): void {
   const body = [
     ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
@@ -37,7 +38,7 @@ export function sendNoticePage(
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="light dark">
-    <title>${escapeHtml(title)}</title>
+    <title>${escapeHtml(title)}</title>${extra.script === undefined ? "" : `\n    <script src="${escapeHtml(extra.script)}"></script>`}
     <style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 36rem; margin: 4rem auto; padding: 0 1rem; }</style>
   </head>
   <body>
@@ -50,7 +51,8 @@ export function sendNoticePage(
     .status(status)
     .set({
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": NOTICE_PAGE_CSP,
+      "Content-Security-Policy":
+        extra.script === undefined ? NOTICE_PAGE_CSP : `${NOTICE_PAGE_CSP}; script-src 'self'`,
       "Cache-Control": "no-store",
     })
     .send(html);

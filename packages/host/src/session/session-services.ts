@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { ViewResourceMeta } from "../sources/view-resource";
 import type { AuditLog } from "../audit/audit-log";
 import type { HostStore } from "../store/host-store";
+import type { ServerSignIn } from "../oauth/server-sign-in";
 import type { HostMetrics } from "../telemetry/host-metrics";
 import type { ConfiguredSources, ProcessSources } from "./session-sources";
 
@@ -27,6 +28,8 @@ export interface SessionServices {
   signOut?: boolean;
   logger: Logger;
   configured: ConfiguredSources;
+  /** People's own sign-ins to remote MCP servers (absent: no configured server takes one). */
+  serverSignIn?: ServerSignIn;
   processSources: ProcessSources;
   /**
    * Where a source's views are shown.

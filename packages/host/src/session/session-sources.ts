@@ -1,3 +1,4 @@
+import type { McpServerConfig } from "@mcp-chat-host/connection";
 import type { Logger } from "pino";
 import { SourceError } from "../sources/source-error";
 import type { Source, SourceFactory } from "../sources/source";
@@ -12,13 +13,25 @@ export type SourceSpec = SourceFactory | string;
 export interface ConfiguredSources {
   /** The names of the configured servers. */
   names(): string[];
+  /** A configured server's entry, or undefined when none has that name. */
+  entry(name: string): McpServerConfig | undefined;
   /**
-   * The factory for one configured server, and whether sessions share one connection to it.
+   * The factory for one configured server, and whether sessions share one connection to it. A
+   * remote server people sign in to gets a factory of the person's own (their bearer).
    *
+   * @param name - the server's name.
+   * @param userId - whose session opens it.
    * @returns undefined when no server has that name.
    */
-  factory(name: string): { factory: SourceFactory; shared: boolean } | undefined;
+  factory(name: string, userId: string): { factory: SourceFactory; shared: boolean } | undefined;
 }
+
+/** Where a session's source stands: not opened, opening, open, or failed with its error. */
+export type SourceState =
+  | { state: "idle" }
+  | { state: "connecting" }
+  | { state: "connected" }
+  | { state: "failed"; error: unknown };
 
 /**
  * Sources opened once for the whole process (configured stdio servers, by default: each costs a
@@ -65,7 +78,10 @@ export class ProcessSources {
 interface Registered {
   factory: SourceFactory;
   shared: boolean;
+  /** Registered by a configured server's name (registering the name again is harmless). */
+  byName: boolean;
   opening: Promise<Source> | null;
+  state: SourceState;
 }
 
 /**
@@ -74,11 +90,42 @@ interface Registered {
  */
 export class SessionSources {
   readonly #byKey = new Map<string, Registered>();
+  readonly #changeListeners: ((key: string) => void)[] = [];
 
   constructor(
     private readonly configured: ConfiguredSources,
     private readonly processSources: ProcessSources,
+    private readonly userId: string,
   ) {}
+
+  /** Calls `listener` with a source's key whenever its state changes. */
+  onChange(listener: (key: string) => void): void {
+    this.#changeListeners.push(listener);
+  }
+
+  /** Where a registered source stands (`idle` for a key not registered). */
+  state(key: string): SourceState {
+    return this.#byKey.get(key)?.state ?? { state: "idle" };
+  }
+
+  /**
+   * Closes a source of the session's own and forgets it, so the next use opens it afresh (after
+   * the person signed in or out of its server). A shared source is left alone.
+   */
+  async reset(key: string): Promise<void> {
+    const registered = this.#byKey.get(key);
+    if (registered === undefined || registered.shared) return;
+    const opening = registered.opening;
+    registered.opening = null;
+    this.#setState(key, registered, { state: "idle" });
+    const source = await opening?.catch(() => null);
+    await source?.close();
+  }
+
+  #setState(key: string, registered: Registered, state: SourceState): void {
+    registered.state = state;
+    for (const listener of this.#changeListeners) listener(key);
+  }
 
   /**
    * Registers a source and returns its key. Registering the same factory (or configured name)
@@ -91,12 +138,18 @@ export class SessionSources {
     const existing = this.#byKey.get(resolved.factory.key);
     if (existing) {
       if (existing.factory === resolved.factory) return resolved.factory.key;
+      if (existing.byName && typeof spec === "string") return resolved.factory.key;
       throw new SourceError(
         "invalid_options",
         `Each source needs its own name; "${resolved.factory.key}" is used twice.`,
       );
     }
-    this.#byKey.set(resolved.factory.key, { ...resolved, opening: null });
+    this.#byKey.set(resolved.factory.key, {
+      ...resolved,
+      byName: typeof spec === "string",
+      opening: null,
+      state: { state: "idle" },
+    });
     return resolved.factory.key;
   }
 
@@ -125,18 +178,34 @@ export class SessionSources {
     if (!registered) {
       return Promise.reject(new SourceError("unavailable", "This app isn't available any more."));
     }
-    if (registered.shared) return this.processSources.get(registered.factory);
+    if (registered.shared) {
+      const shared = this.processSources.get(registered.factory);
+      shared.then(
+        () => this.#setState(key, registered, { state: "connected" }),
+        (error: unknown) => this.#setState(key, registered, { state: "failed", error }),
+      );
+      return shared;
+    }
     if (!registered.opening) {
       const opening = registered.factory.open();
       registered.opening = opening;
+      this.#setState(key, registered, { state: "connecting" });
       // A failed or closed source is opened again on next use.
       opening.then(
-        (source) =>
+        (source) => {
+          if (registered.opening === opening) {
+            this.#setState(key, registered, { state: "connected" });
+          }
           source.onClose(() => {
-            if (registered.opening === opening) registered.opening = null;
-          }),
-        () => {
-          if (registered.opening === opening) registered.opening = null;
+            if (registered.opening !== opening) return;
+            registered.opening = null;
+            this.#setState(key, registered, { state: "idle" });
+          });
+        },
+        (error: unknown) => {
+          if (registered.opening !== opening) return;
+          registered.opening = null;
+          this.#setState(key, registered, { state: "failed", error });
         },
       );
     }
@@ -156,7 +225,7 @@ export class SessionSources {
 
   #resolve(spec: SourceSpec): { factory: SourceFactory; shared: boolean } {
     if (typeof spec === "string") {
-      const found = this.configured.factory(spec);
+      const found = this.configured.factory(spec, this.userId);
       if (!found) {
         throw new SourceError(
           "invalid_options",

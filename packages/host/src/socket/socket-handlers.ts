@@ -117,9 +117,9 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
     return {};
   },
   // Filled in by the servers, elicitation, prompts and resources work of issue 20 (one owner each).
-  "servers:list": () => notYet(),
-  "server:connect": () => notYet(),
-  "server:disconnect": () => notYet(),
+  "servers:list": (_payload, session) => session.servers.list(),
+  "server:connect": (payload, session) => session.servers.connect(payload.name),
+  "server:disconnect": (payload, session) => session.servers.disconnect(payload.name),
   "elicitation:answer": () => notYet(),
   "prompts:list": () => notYet(),
   "prompt:get": () => notYet(),

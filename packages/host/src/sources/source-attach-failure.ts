@@ -3,6 +3,7 @@
 // the server, never the cause chain: the connection layer wraps a failure in errors that repeat
 // its message, and a logger that joins a chain of causes would print the sentence three times.
 import { errorMessage } from "@mcp-chat-host/protocol";
+import { SignInRequired } from "../oauth/sign-in-errors";
 import { isSourceError } from "./source-error";
 
 /** Why a source could not be attached, in the words of its outermost error. */
@@ -31,11 +32,13 @@ const CAUSE_LIMIT = 10;
  * @returns the failure, with a message that names the server.
  */
 export function sourceAttachFailure(source: string, error: unknown): SourceAttachFailure {
+  const signIn = signInRequiredIn(error);
+  if (signIn !== undefined) return { source, needsAuthorization: true, message: signIn.message };
   if (asksForAuthorization(error)) {
     return {
       source,
       needsAuthorization: true,
-      message: `The server "${source}" needs authorization (HTTP 401), and this host cannot sign in to servers yet, so its tools are not available in this chat.`,
+      message: `The server "${source}" refused the host's credentials (HTTP 401), so its tools are not available in this chat. Tell the operator: its configured headers need a valid token.`,
     };
   }
   if (!isSourceError(error)) {
@@ -52,6 +55,16 @@ export function sourceAttachFailure(source: string, error: unknown): SourceAttac
     needsAuthorization: false,
     message: `The server "${source}" could not be attached, so its tools are not available in this chat: ${why}.`,
   };
+}
+
+/** The person's sign-in a failure asks for, found down its cause chain. */
+export function signInRequiredIn(error: unknown): SignInRequired | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < CAUSE_LIMIT && current instanceof Error; depth += 1) {
+    if (current instanceof SignInRequired) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** Whether an error, or one of its causes, is an HTTP 401 answer. */

@@ -24,6 +24,7 @@ import type {
   CardRecord,
   ConversationRecord,
   MessageRecord,
+  ServerGrantRecord,
   UserRecord,
 } from "./store-records";
 
@@ -139,6 +140,21 @@ export interface HostStore {
    * never saved, or expired at `now`, gets `unknown`.
    */
   takeSignInState(digest: string, now: number): Promise<SignInStateOutcome>;
+
+  /** A person's sealed OAuth grant for a server, or null when they have none. */
+  getServerGrant(userId: string, server: string): Promise<ServerGrantRecord | null>;
+  /** Keeps (replaces) a person's sealed grant for a server. */
+  saveServerGrant(grant: ServerGrantRecord): Promise<void>;
+  /** Forgets a person's grant for a server; true when there was one. */
+  deleteServerGrant(userId: string, server: string): Promise<boolean>;
+  /** The servers a person holds a grant for, by name. */
+  listServerGrants(userId: string): Promise<string[]>;
+  /**
+   * Runs `work` while holding the lock of one person's grant for one server, across every node on
+   * the same database (Postgres: an advisory lock; SQLite, one node: a lock in this process), so
+   * a refresh token is redeemed once however many sessions need a new access token at once.
+   */
+  withServerGrantLock<T>(userId: string, server: string, work: () => Promise<T>): Promise<T>;
 
   /** Saves (inserts or replaces) a card's descriptor. Throws `not_found` when the conversation is missing. */
   saveCard(card: NewCard): Promise<CardRecord>;

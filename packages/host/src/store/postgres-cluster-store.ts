@@ -4,6 +4,7 @@ import type {
   AuditRecord,
   MessageRecord,
   NewAudit,
+  ServerGrantRecord,
   SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
@@ -90,6 +91,61 @@ export abstract class PostgresClusterStore {
       requireText(digest, "A state digest");
       await cluster.deleteExpiredStates(db, this.time());
       await cluster.insertState(db, digest, data, this.time(expiresAt));
+    });
+  }
+
+  getServerGrant(userId: string, server: string): Promise<ServerGrantRecord | null> {
+    return this.read({ what: "The server sign-in could not be read" }, async (db) => {
+      const result = await db.query<{ sealed: string; updated_at: string }>(
+        "SELECT sealed, updated_at FROM server_grants WHERE user_id = $1 AND server = $2",
+        [userId, server],
+      );
+      const row = result.rows[0];
+      return row === undefined
+        ? null
+        : { userId, server, sealed: row.sealed, updatedAt: Number(row.updated_at) };
+    });
+  }
+
+  saveServerGrant(grant: ServerGrantRecord): Promise<void> {
+    return this.write({ what: "The server sign-in could not be saved" }, async (db) => {
+      requireText(grant.sealed, "A sealed grant");
+      await db.query(
+        `INSERT INTO server_grants (user_id, server, sealed, updated_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, server) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`,
+        [grant.userId, grant.server, grant.sealed, this.time(grant.updatedAt)],
+      );
+    });
+  }
+
+  deleteServerGrant(userId: string, server: string): Promise<boolean> {
+    return this.write({ what: "The server sign-in could not be removed" }, async (db) => {
+      const result = await db.query(
+        "DELETE FROM server_grants WHERE user_id = $1 AND server = $2",
+        [userId, server],
+      );
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  listServerGrants(userId: string): Promise<string[]> {
+    return this.read({ what: "The server sign-ins could not be listed" }, async (db) => {
+      const result = await db.query<{ server: string }>(
+        "SELECT server FROM server_grants WHERE user_id = $1 ORDER BY server",
+        [userId],
+      );
+      return result.rows.map((row) => row.server);
+    });
+  }
+
+  withServerGrantLock<T>(userId: string, server: string, work: () => Promise<T>): Promise<T> {
+    // An advisory lock held by this transaction: every node on the database waits for it, and it
+    // is released with the transaction (a crashed node's connection releases it too).
+    return this.inTransaction({ what: "The server sign-in could not be locked" }, async (db) => {
+      await db.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 20))", [
+        `server-grant\n${userId}\n${server}`,
+      ]);
+      return work();
     });
   }
 

@@ -19,7 +19,7 @@ export interface PostgresMigration {
  * a step that has shipped, because existing databases have already run it.
  *
  * Step 1 is the same logical schema as SQLite's steps 1 to 4, step 2 is SQLite's step 5, step 3
- * SQLite's step 6. Times
+ * SQLite's step 6, step 4 SQLite's step 7. Times
  * are milliseconds since the epoch (BIGINT); JSON is kept as text, so what is read back is byte for byte what was written;
  * `position` columns give the insertion order SQLite's `rowid` gives.
  */
@@ -156,6 +156,19 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       "messages.parts: a model tool call is one `tool` part (was `tool-call`, `tool-result` and a card naming it)",
     sql: "SELECT 1",
     rewrite: rewriteLegacyParts,
+  },
+  {
+    version: 4,
+    description: "server_grants: each person's sealed OAuth grant for each remote MCP server",
+    sql: `
+      CREATE TABLE server_grants (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        server TEXT NOT NULL,
+        sealed TEXT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, server)
+      );
+    `,
   },
 ];
 

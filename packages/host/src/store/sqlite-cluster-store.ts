@@ -5,6 +5,7 @@ import type {
   AuditRecord,
   MessageRecord,
   NewAudit,
+  ServerGrantRecord,
   SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
@@ -54,6 +55,8 @@ export abstract class SqliteClusterStore {
   private auditWriterPath: string | null = null;
   private auditWriterStarting: Promise<void> | null = null;
   private onAuditWriterFailed: ((error: unknown) => void) | undefined;
+  /** The tail of each grant's queue of {@link withServerGrantLock} holders. */
+  private readonly grantLocks = new Map<string, Promise<void>>();
 
   /** Sets the connection up and migrates its schema (see `SqliteStore`). */
   protected constructor(database: Database.Database, options: SqliteStoreOptions) {
@@ -130,6 +133,68 @@ export abstract class SqliteClusterStore {
       this.cluster.deleteExpiredStates(this.time());
       this.cluster.insertState(digest, data, this.time(expiresAt));
     });
+  }
+
+  getServerGrant(userId: string, server: string): Promise<ServerGrantRecord | null> {
+    return this.attempt({ what: "The server sign-in could not be read" }, () => {
+      const row = this.database
+        .prepare<[string, string], { sealed: string; updated_at: number }>(
+          "SELECT sealed, updated_at FROM server_grants WHERE user_id = ? AND server = ?",
+        )
+        .get(userId, server);
+      return row === undefined
+        ? null
+        : { userId, server, sealed: row.sealed, updatedAt: row.updated_at };
+    });
+  }
+
+  saveServerGrant(grant: ServerGrantRecord): Promise<void> {
+    return this.inTransaction({ what: "The server sign-in could not be saved" }, () => {
+      requireText(grant.sealed, "A sealed grant");
+      this.database
+        .prepare(
+          `INSERT INTO server_grants (user_id, server, sealed, updated_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (user_id, server) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`,
+        )
+        .run(grant.userId, grant.server, grant.sealed, this.time(grant.updatedAt));
+    });
+  }
+
+  deleteServerGrant(userId: string, server: string): Promise<boolean> {
+    return this.inTransaction({ what: "The server sign-in could not be removed" }, () => {
+      const result = this.database
+        .prepare("DELETE FROM server_grants WHERE user_id = ? AND server = ?")
+        .run(userId, server);
+      return result.changes > 0;
+    });
+  }
+
+  listServerGrants(userId: string): Promise<string[]> {
+    return this.attempt({ what: "The server sign-ins could not be listed" }, () =>
+      this.database
+        .prepare<[string], { server: string }>(
+          "SELECT server FROM server_grants WHERE user_id = ? ORDER BY server",
+        )
+        .all(userId)
+        .map((row) => row.server),
+    );
+  }
+
+  async withServerGrantLock<T>(userId: string, server: string, work: () => Promise<T>): Promise<T> {
+    // One node holds a SQLite file: a chain of promises per grant is the whole lock.
+    const key = `${userId}\n${server}`;
+    const before = this.grantLocks.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const chained = before.then(() => mine);
+    this.grantLocks.set(key, chained);
+    await before;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.grantLocks.get(key) === chained) this.grantLocks.delete(key);
+    }
   }
 
   takeSignInState(digest: string, now: number): Promise<SignInStateOutcome> {

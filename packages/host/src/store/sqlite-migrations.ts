@@ -186,6 +186,21 @@ export const migrations: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 7,
+    description: "server_grants: each person's sealed OAuth grant for each remote MCP server",
+    up(database) {
+      database.exec(`
+        CREATE TABLE server_grants (
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          server TEXT NOT NULL,
+          sealed TEXT NOT NULL,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (user_id, server)
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

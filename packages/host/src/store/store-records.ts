@@ -210,3 +210,16 @@ export interface AuditRecord {
   /** Present when the gate asked the person about this call. */
   approval?: AuditApproval;
 }
+
+/**
+ * A person's OAuth grant for one MCP server, sealed (AES-256-GCM) by the host before it reaches
+ * the store: the store never sees a token in the clear.
+ */
+export interface ServerGrantRecord {
+  userId: string;
+  /** The MCP server's name in the configuration. */
+  server: string;
+  /** The sealed grant (tokens, client registration, discovery), see `oauth/credential-seal.ts`. */
+  sealed: string;
+  updatedAt: number;
+}
