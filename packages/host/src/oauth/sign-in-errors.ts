@@ -44,7 +44,6 @@ export function signInNeedSentence(server: string, need: SignInNeed, scope?: str
 export type SignInFailureKind =
   | "unknown-state"
   | "already-used"
-  | "other-browser"
   | "denied"
   | "provider-error"
   | "issuer-mismatch"
@@ -84,7 +83,6 @@ export function signInFailure(
   const sentences: Record<SignInFailureKind, string> = {
     "unknown-state": `This sign-in is not one this host started, or it has expired. ${START_AGAIN}`,
     "already-used": "This sign-in was already finished. Go back to the chat.",
-    "other-browser": `This sign-in was started in another browser. ${START_AGAIN} in this browser.`,
     denied: `You did not allow access to ${name}, so nothing was connected.`,
     "provider-error": `The authorization server of ${name} ended the sign-in with the error "${(detail ?? "unknown").replace(/[^\w.-]/g, "").slice(0, 60)}". ${START_AGAIN}`,
     "issuer-mismatch": `The answer to this sign-in came from another authorization server than the one ${name} uses, so it was refused. ${START_AGAIN}`,
