@@ -64,13 +64,13 @@ function DisconnectControl(props: { name: string }) {
           });
         }}
       >
-        Disconnect
+        Yes, disconnect
       </button>
       <button
         type="button"
         className="button button-small"
         data-testid="server-disconnect-keep"
-        aria-label={`Keep ${name} connected`}
+        aria-label={`Keep connected to ${name}`}
         disabled={busy}
         onClick={() => setAsking(false)}
       >

@@ -184,6 +184,12 @@ describe("ServersPanel", () => {
     expect(disconnectQuestion("mail")).toBe(
       "Disconnect mail? Its tools leave your chats until you connect again.",
     );
+    expect(
+      byTestId(row(view, "mail"), "server-disconnect-confirm").getAttribute("aria-label"),
+    ).toBe("Yes, disconnect mail");
+    expect(byTestId(row(view, "mail"), "server-disconnect-keep").getAttribute("aria-label")).toBe(
+      "Keep connected to mail",
+    );
     // "Keep connected" sends nothing.
     await click(byTestId(row(view, "mail"), "server-disconnect-keep"));
     expect(socket.sent("server:disconnect")).toEqual([]);
