@@ -9,12 +9,7 @@ import { resetStores } from "../test-support/reset-stores";
 import { FakePopup, serverStatus, stubWindowOpen } from "../test-support/server-sign-in";
 import { disconnectedMessage, disconnectServer } from "./disconnect-server";
 import { listServers } from "./list-servers";
-import {
-  cancelServerSignIn,
-  signInLinkOpened,
-  startServerSignIn,
-  watchClosedSignInWindows,
-} from "./server-sign-in";
+import { cancelServerSignIn, signInLinkOpened, startServerSignIn } from "./server-sign-in";
 import { unsafeSignInAddressMessage } from "./sign-in-address";
 
 const page = "http://127.0.0.1:3000";
@@ -135,18 +130,6 @@ describe("server sign-in", () => {
       expect(store().serverSignIns.notes).toBeUndefined();
       expect(popup.closed).toBe(true);
     }
-  });
-
-  it("ends a sign-in whose window the person closed, when the tab gets the focus back", () => {
-    const stop = watchClosedSignInWindows();
-    const popup = new FakePopup();
-    store().setServerSignIn("notes", { step: "waiting", popup: popup as unknown as Window });
-    window.dispatchEvent(new Event("focus"));
-    expect(store().serverSignIns.notes).toBeDefined();
-    popup.closed = true;
-    window.dispatchEvent(new Event("focus"));
-    expect(store().serverSignIns.notes).toBeUndefined();
-    stop();
   });
 
   it("lists the servers, or keeps why it could not", async () => {

@@ -80,21 +80,3 @@ export function cancelServerSignIn(name: string): void {
   closeSignInWindow(store().serverSignIns[name]);
   store().setServerSignIn(name, null);
 }
-
-/**
- * Ends the sign-ins whose popup the person closed without finishing, when this tab gets the focus
- * back (an event, not polling).
- *
- * @returns a function that stops watching.
- */
-export function watchClosedSignInWindows(): () => void {
-  const onFocus = () => {
-    for (const [name, signIn] of Object.entries(store().serverSignIns)) {
-      if (signIn.step !== "link" && signIn.popup?.closed === true) {
-        store().setServerSignIn(name, null);
-      }
-    }
-  };
-  window.addEventListener("focus", onFocus);
-  return () => window.removeEventListener("focus", onFocus);
-}

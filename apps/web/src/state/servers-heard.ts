@@ -2,10 +2,14 @@ import type { ServerStatus } from "@mcp-chat-host/protocol";
 import { useHostStore } from "./host-store";
 import type { ServerSignIn } from "./types/servers";
 
-/** Closes a sign-in's popup, when it has one still open. */
+/**
+ * Closes a sign-in's popup, when it has one. Closed whatever `popup.closed` says: once a page with
+ * `Cross-Origin-Opener-Policy` loaded in it, it reads true while the window is still open, and
+ * closing a closed window does nothing.
+ */
 export function closeSignInWindow(signIn: ServerSignIn | undefined): void {
   if (signIn === undefined || signIn.step === "link" || signIn.popup === null) return;
-  if (!signIn.popup.closed) signIn.popup.close();
+  signIn.popup.close();
 }
 
 /**

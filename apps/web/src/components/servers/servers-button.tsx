@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { watchClosedSignInWindows } from "../../actions/server-sign-in";
+import { useState } from "react";
 import { useHostStore } from "../../state/host-store";
 import { serversNeedingSignIn } from "../../state/servers-slice";
 import { ServersPanel } from "./servers-panel";
@@ -12,12 +11,11 @@ export function serversButtonLabel(waiting: number): string {
 
 /**
  * The header's "Servers" button, with a badge counting the servers that need sign-in; it opens
- * the servers panel. It also ends the sign-ins whose window the person closed unfinished.
+ * the servers panel.
  */
 export function ServersButton() {
   const [open, setOpen] = useState(false);
   const waiting = useHostStore((state) => serversNeedingSignIn(state.servers).length);
-  useEffect(() => watchClosedSignInWindows(), []);
   return (
     <>
       <button
