@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./app";
 import { applySessionSnapshot } from "./state/apply-snapshot";
+import { serversHeard } from "./state/servers-heard";
 import { resetStores } from "./test-support/reset-stores";
 import { useHostStore } from "./state/host-store";
 import { FakeSocket } from "./test-support/fake-socket";
@@ -64,6 +65,26 @@ describe("App", () => {
     expect(banner.textContent).toContain("Open the sign-in link again.");
     await click(byTestId(view.container, "reconnect-button"));
     expect(retries).toBe(1);
+  });
+
+  it("shows the servers to sign in to once, above the first chat, and the header's Servers button", async () => {
+    await act0(() => {
+      applySessionSnapshot(
+        sessionSnapshot({
+          chats: [
+            { id: "left", title: "Research", messages: "compose", context: true },
+            { id: "right", title: "Support", messages: "submit", context: false },
+          ],
+        }),
+      );
+      serversHeard([{ name: "notes", remote: true, signIn: true, state: "needs-sign-in" }]);
+    });
+    const [left, right] = allByTestId(view.container, "chat-column");
+    expect(allByTestId(left as HTMLElement, "sign-in-bar")).toHaveLength(1);
+    expect(allByTestId(right as HTMLElement, "sign-in-bar")).toHaveLength(0);
+    expect(byTestId(view.container, "servers-button").getAttribute("aria-label")).toBe(
+      "Servers, 1 needs sign-in",
+    );
   });
 
   it("toggles the theme on <html>", async () => {

@@ -70,12 +70,13 @@ export function App() {
               {status === "connected" ? "This session has no chat." : "Loading…"}
             </p>
           ) : (
-            chats.map((chat) => (
+            chats.map((chat, index) => (
               <ChatColumn
                 key={chat.id}
                 chat={chat}
                 showTitle={several}
                 ownsUnassignedCards={!several}
+                showsSignIns={index === 0}
               />
             ))
           )}

@@ -37,6 +37,20 @@ afterEach(() => {
 });
 
 describe("session lifecycle", () => {
+  it("asks for the person's servers after every hello", async () => {
+    const socket = new FakeSocket();
+    socket.respond("session:hello", () => ({ ok: true, value: sessionSnapshot() }));
+    socket.respond("servers:list", () => ({
+      ok: true,
+      value: [{ name: "notes", remote: true, signIn: true, state: "needs-sign-in" }],
+    }));
+    start(socket);
+    await waitUntil(() => useHostStore.getState().servers !== null, "the servers arrived");
+    expect(socket.sent("servers:list")).toEqual([{}]);
+    socket.fire("connect");
+    await waitUntil(() => socket.sent("servers:list").length === 2, "asked again");
+  });
+
   it("says hello on connect and applies the snapshot", async () => {
     const socket = new FakeSocket();
     socket.connected = false;

@@ -1,4 +1,5 @@
 import { isWireError } from "@mcp-chat-host/protocol";
+import { listServers } from "./actions/list-servers";
 import { reattachCards } from "./state/page-cards";
 import { defaultLiveViewCap, pageLiveViews } from "./cards/live-view-budget";
 import { applySessionSnapshot, leaveConversation } from "./state/apply-snapshot";
@@ -49,6 +50,8 @@ async function sayHello(socket: HostSocket, locationHash: () => string): Promise
   pageLiveViews.setCap(ack.value.liveViews ?? defaultLiveViewCap);
   applySessionSnapshot(ack.value);
   useHostStore.getState().setStatus("connected");
+  // The person's servers: `servers:state` tells only of changes after this.
+  void listServers(socket);
   // After a reconnect the cards still on the page attach again: a restarted server restores them
   // only when they do (their views keep running; nothing is called).
   await reattachCards();

@@ -1,6 +1,7 @@
 import type { ReplyChunk, ServerEvents } from "@mcp-chat-host/protocol";
 import { useHostStore } from "../state/host-store";
 import { messageText } from "../state/messages-slice";
+import { serversHeard } from "../state/servers-heard";
 import { writeConversationHash } from "../url/conversation-hash";
 import { placeDelta, wantFreshSnapshot } from "./delta-order";
 import type { HostSocket, HostSocketListeners } from "./host-socket";
@@ -101,8 +102,8 @@ function serverListeners(): ServerListeners {
     "approval:settled": ({ approvalId }) => store().settleApproval(approvalId),
     "conversations:changed": ({ conversations }) => store().setConversations(conversations),
     "session:stale": () => wantFreshSnapshot(),
-    // Filled in by the servers panel and the elicitation dialog (issue 20).
-    "servers:state": () => undefined,
+    "servers:state": ({ servers }) => serversHeard(servers),
+    // Filled in by the elicitation dialog (issue 20).
     "elicitation:request": () => undefined,
     "elicitation:settled": () => undefined,
     notice: ({ level, message }) => store().addNotice(level, message),

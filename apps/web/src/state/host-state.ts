@@ -11,6 +11,7 @@ import type { ContextSlice } from "./types/context";
 import type { ConversationsSlice } from "./types/conversations";
 import type { HostActions } from "./types/host-actions";
 import type { MessagesSlice } from "./types/messages";
+import type { ServersSlice } from "./types/servers";
 import type { SessionSlice } from "./types/session";
 import type { ToolsSlice } from "./types/tools";
 
@@ -24,6 +25,7 @@ export type HostState = SessionSlice &
   ComposerSlice &
   ApprovalsSlice &
   ContextSlice &
+  ServersSlice &
   HostActions;
 
 /** How a slice is made: it may read and write the whole state, and returns its own part. */

@@ -10,6 +10,7 @@ import { createConversationsSlice } from "./conversations-slice";
 import { createHostActions } from "./host-actions";
 import type { HostState } from "./host-state";
 import { createMessagesSlice } from "./messages-slice";
+import { createServersSlice } from "./servers-slice";
 import { createSessionSlice } from "./session-slice";
 import { createToolsSlice } from "./tools-slice";
 
@@ -18,8 +19,8 @@ export type { HostState } from "./host-state";
 /**
  * The page's one store (zustand), built from slices: the session, the conversation list, the open
  * conversation's messages, its cards and the session's panes, the live cards' shown state, tool
- * activity, the input boxes, approvals and the model's context. Tests reset it with
- * `useHostStore.setState(useHostStore.getInitialState(), true)`.
+ * activity, the input boxes, approvals, the model's context and the person's MCP servers. Tests
+ * reset it with `useHostStore.setState(useHostStore.getInitialState(), true)`.
  */
 export const useHostStore = create<HostState>()((...api) => ({
   ...createSessionSlice(...api),
@@ -31,6 +32,7 @@ export const useHostStore = create<HostState>()((...api) => ({
   ...createComposerSlice(...api),
   ...createApprovalsSlice(...api),
   ...createContextSlice(...api),
+  ...createServersSlice(...api),
   ...createHostActions(...api),
 }));
 

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { useHostStore } from "../../state/host-store";
 import { AuditPanel } from "../audit/audit-panel";
 import { ContextInspector } from "../context/context-inspector";
+import { SignInBar } from "../servers/sign-in-bar";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { ToolNamesNotice } from "./tool-names-notice";
@@ -10,13 +11,15 @@ import { useDockHeight } from "./use-dock-height";
 
 /**
  * One chat of the session: its title, its audit and context inspector buttons, a note when its
- * tools have other names for the model, its messages, its composer (always drawn above cards).
+ * tools have other names for the model, the servers to sign in to (in one column), its messages, its composer (always drawn above cards).
  * With several chats in the session, the page shows one column per chat.
  */
 export function ChatColumn(props: {
   chat: ChatInfo;
   showTitle: boolean;
   ownsUnassignedCards: boolean;
+  /** Whether this column shows the bar of servers to sign in to (one column of the page does). */
+  showsSignIns: boolean;
 }) {
   const { chat } = props;
   const [inspecting, setInspecting] = useState(false);
@@ -65,6 +68,7 @@ export function ChatColumn(props: {
         </span>
       </div>
       <ToolNamesNotice chatId={chat.id} />
+      {props.showsSignIns ? <SignInBar /> : null}
       <MessageList chatId={chat.id} ownsUnassignedCards={props.ownsUnassignedCards} />
       <div className="composer-dock" ref={dock}>
         <Composer chatId={chat.id} chatTitle={chat.title} running={running} />

@@ -5,6 +5,7 @@ import type { ToolPart } from "../../state/types/messages";
 import type { ToolProgress } from "../../state/types/tools";
 import { formatDuration, prettyJson } from "../../ui/format";
 import { useNow } from "../../ui/use-now";
+import { ToolRowSignIn } from "../servers/tool-row-sign-in";
 import { labelToolCall } from "./tool-label";
 
 /**
@@ -55,7 +56,8 @@ function ProgressLine(props: { progress: ToolProgress }) {
  * A model tool call as a compact row, drawn from its tool part: the tool's own name and source
  * (the model's name for it, when different, as a hint and in the opened row), a spinner and the
  * elapsed time while it runs (a progress bar when the server reports progress with a total), its
- * outcome, and its input and output when the person opens it.
+ * outcome (with "Connect <server>" when its server needs the person to sign in), and its input
+ * and output when the person opens it.
  */
 export function ToolRowView(props: { message: ChatMessage; part: ToolPart }) {
   const { message, part } = props;
@@ -101,6 +103,9 @@ export function ToolRowView(props: { message: ChatMessage; part: ToolPart }) {
       </summary>
       <div className="tool-row-body">
         {part.errorText !== undefined ? <p className="tool-row-reason">{part.errorText}</p> : null}
+        {status === "error" || status === "refused" ? (
+          <ToolRowSignIn source={part.source ?? null} />
+        ) : null}
         {label.modelName !== null ? (
           <p className="tool-row-model-name" data-testid="tool-row-model-name">
             The model calls this tool <code>{label.modelName}</code>.

@@ -1,11 +1,12 @@
 import { useHostStore } from "../../state/host-store";
 import { MenuIcon } from "../../ui/icons";
+import { ServersButton } from "../servers/servers-button";
 import { SignOutButton } from "./sign-out-button";
 import { ThemeToggle } from "./theme-toggle";
 
 /**
- * The top bar: the sidebar button, the open conversation's title, the model's name, the theme,
- * and signing out where the sign-in mode has one.
+ * The top bar: the sidebar button, the open conversation's title, the model's name, the person's
+ * MCP servers, the theme, and signing out where the sign-in mode has one.
  */
 export function AppHeader(props: { sidebarOpen: boolean; onToggleSidebar: () => void }) {
   const model = useHostStore((state) => state.model);
@@ -36,6 +37,7 @@ export function AppHeader(props: { sidebarOpen: boolean; onToggleSidebar: () => 
             {model}
           </span>
         ) : null}
+        <ServersButton />
         <ThemeToggle />
         <SignOutButton />
       </span>
