@@ -42,6 +42,15 @@ describe("checkSignInAddress", () => {
     }
   });
 
+  it("opens the host's own start of a sign-in, which goes on to the authorization server", () => {
+    const start = `${page}/oauth/start/${"a".repeat(43)}`;
+    expect(checkSignInAddress(start, "notes", page)).toEqual({ ok: true, url: start });
+    expect(checkSignInAddress(`${page}/oauth/start/x?next=/`, "notes", page)).toEqual({
+      ok: false,
+      message: ownOriginSignInAddressMessage("notes"),
+    });
+  });
+
   it("refuses a page on the host's own origin", () => {
     expect(checkSignInAddress(`${page}/oauth/callback?code=x`, "notes", page)).toEqual({
       ok: false,

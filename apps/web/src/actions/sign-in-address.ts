@@ -20,8 +20,9 @@ export function ownOriginSignInAddressMessage(server: string): string {
  * Checks the authorization server's page a `server:connect` answered with before the tab opens
  * it: an https URL, or http on a loopback host (a development authorization server on this
  * machine), never `javascript:`, `file:`, `data:` or the like, never the unspecified addresses
- * `0.0.0.0` and `::`, and never this page's own origin (a page there could act as the person).
- * The server checks it too; the tab does not rely on that.
+ * `0.0.0.0` and `::`, and on this page's own origin only the host's own start of a sign-in
+ * (`/oauth/start/<flow>`, which sends the popup on to the authorization server): any other page
+ * there could act as the person. The server checks it too; the tab does not rely on that.
  *
  * @param address - the `authorizationUrl` of the answer.
  * @param server - the server's name, for the sentence.
@@ -44,7 +45,8 @@ export function checkSignInAddress(
   if (!secure || unspecifiedHosts.has(url.hostname)) {
     return { ok: false, message: unsafeSignInAddressMessage(server) };
   }
-  if (url.origin === pageOrigin)
+  if (url.origin === pageOrigin && !/^\/oauth\/start\/[\w-]{20,200}$/.test(url.pathname)) {
     return { ok: false, message: ownOriginSignInAddressMessage(server) };
+  }
   return { ok: true, url: url.href };
 }
