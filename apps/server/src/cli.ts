@@ -26,6 +26,7 @@ import { fileSandboxPorts } from "./sandbox-ports";
 import { withdrawSecrets } from "./secret-environment";
 import { scrubStartEnvironment } from "./start-environment";
 import { sessionKeyFrom } from "./session-key";
+import { oauthCredentialKeysFrom } from "./oauth-credential-keys";
 import { runSignInCommand } from "./sign-in-command";
 import { openSignInControl } from "./sign-in-control";
 
@@ -107,6 +108,12 @@ async function main(): Promise<void> {
     );
   }
   const clientSecret = options.auth.mode === "oidc" ? oidcClientSecretFrom(environment) : undefined;
+  const credentialKeys = oauthCredentialKeysFrom(environment, data);
+  if (credentialKeys.fromFile && options.database !== undefined) {
+    logger.warn(
+      "OAUTH_CREDENTIAL_KEYS is not set: this node seals people's sign-ins to remote MCP servers with the key in its own data folder, which other nodes on the same database cannot open. Give every node the same OAUTH_CREDENTIAL_KEYS (see docs/remote-servers.md).",
+    );
+  }
   const server = createHostServer({
     config,
     env: environment,
@@ -134,6 +141,7 @@ async function main(): Promise<void> {
     logger,
     webRoot,
     sessionSecret: sessionKeyFrom(environment, data),
+    oauthCredentialKeys: credentialKeys.keys,
     sandboxPorts: fileSandboxPorts(data),
     auth: options.auth.mode === "oidc" ? { ...options.auth, clientSecret } : options.auth,
     ...(options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin }),
