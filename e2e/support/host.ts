@@ -68,6 +68,8 @@ export interface HostOptions {
   liveViews?: number;
   /** The folder the example apps read their built pages from (default the program's own). */
   views?: string;
+  /** Remote MCP servers to add, by name: their entries as the config file has them (`url`, `oauth`). */
+  remote?: Record<string, Record<string, unknown>>;
 }
 
 /** A fresh data folder for one test. */
@@ -84,9 +86,12 @@ export function freshDataDirectory(): string {
  */
 function writeConfig(data: string, options: HostOptions): string {
   const config = {
-    mcpServers: Object.fromEntries(
-      (options.servers ?? []).map((name) => [name, serverCommand(name, data)]),
-    ),
+    mcpServers: {
+      ...Object.fromEntries(
+        (options.servers ?? []).map((name) => [name, serverCommand(name, data)]),
+      ),
+      ...options.remote,
+    },
     ...(options.liveViews === undefined ? {} : { host: { liveViews: options.liveViews } }),
   };
   const file = join(data, "e2e-config.json");

@@ -60,9 +60,12 @@ describe("what a person reads when a server sign-in is needed or fails", () => {
   });
 
   it("turns what the SDK throws into those sentences", () => {
-    expect(signInFailureOf(new IssuerMismatchError("https://a", "https://b"), "notes").kind).toBe(
-      "issuer-mismatch",
-    );
+    expect(
+      signInFailureOf(
+        new IssuerMismatchError("authorization_response", "https://a", "https://b"),
+        "notes",
+      ).kind,
+    ).toBe("issuer-mismatch");
     expect(signInFailureOf(new OAuthError("access_denied" as never, "no"), "notes").kind).toBe(
       "denied",
     );
