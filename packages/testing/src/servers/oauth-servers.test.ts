@@ -7,85 +7,32 @@ import {
   UnauthorizedError,
   auth,
   type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startOAuthAuthorizationServer,
   type RunningOAuthAuthorizationServer,
 } from "./oauth-authorization-server";
 import { startProtectedMcpServer, type RunningProtectedMcpServer } from "./protected-mcp-server";
+import { MemoryProvider, redirectUrl, signInThroughTransport } from "./oauth-test-client";
 import { signInWithFetch } from "./sign-in-with-fetch";
-
-const redirectUrl = "http://127.0.0.1:9/oauth/callback";
-
-/** An OAuth client provider that keeps everything in memory, as a host's would per server. */
-class MemoryProvider implements OAuthClientProvider {
-  client: StoredOAuthClientInformation | undefined;
-  stored: StoredOAuthTokens | undefined;
-  verifier = "";
-  discovery: OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-  sentState = "";
-  readonly redirectUrl = redirectUrl;
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "OAuth servers test",
-      redirect_uris: [redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  state(): string {
-    this.sentState = randomUUID();
-    return this.sentState;
-  }
-  clientInformation(): StoredOAuthClientInformation | undefined {
-    return this.client;
-  }
-  saveClientInformation(information: StoredOAuthClientInformation): void {
-    this.client = information;
-  }
-  tokens(): StoredOAuthTokens | undefined {
-    return this.stored;
-  }
-  saveTokens(tokens: StoredOAuthTokens): void {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovery = state;
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovery;
-  }
-  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
-    if (scope === "all" || scope === "tokens") this.stored = undefined;
-    if (scope === "all" || scope === "client") this.client = undefined;
-  }
-}
 
 let authorizationServer: RunningOAuthAuthorizationServer;
 let mcpServer: RunningProtectedMcpServer;
 let now = Date.now();
 
 beforeAll(async () => {
-  authorizationServer = await startOAuthAuthorizationServer({ accounts: ["alice", "bob"] });
+  authorizationServer = await startOAuthAuthorizationServer({
+    accounts: ["alice", "bob"],
+    clients: [
+      {
+        clientId: "confidential-host",
+        clientSecret: "confidential-host-secret",
+        tokenEndpointAuthMethod: "client_secret_basic",
+        redirectUris: [redirectUrl],
+      },
+    ],
+  });
   mcpServer = await startProtectedMcpServer({
     authorizationServer,
     clock: () => now,
@@ -112,20 +59,9 @@ async function connect(provider: MemoryProvider): Promise<Client> {
   return client;
 }
 
-/** The whole first sign-in: 401, discovery, registration, sign-in, consent, code exchange. */
-async function signIn(login: string): Promise<MemoryProvider> {
-  const provider = new MemoryProvider();
-  const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {
-    authProvider: provider,
-  });
-  const client = new Client({ name: "oauth-servers-test", version: "1.0.0" });
-  await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-  expect(provider.authorizationUrl).toBeDefined();
-  const callback = await signInWithFetch(provider.authorizationUrl ?? "", login);
-  expect(callback.searchParams.get("state")).toBe(provider.sentState);
-  await transport.finishAuth(callback.searchParams);
-  await client.close();
-  return provider;
+/** The whole first sign-in at the shared MCP server. */
+function signIn(login: string): Promise<MemoryProvider> {
+  return signInThroughTransport(mcpServer.url, login);
 }
 
 /** A refresh at the token endpoint with a given refresh token, as the raw form the SDK sends. */
@@ -332,6 +268,39 @@ describe("the test OAuth servers with the SDK client", { timeout: 20_000 }, () =
     expect(mcpServer.rejected.at(-1)).toEqual({ status: 401, reason: "inactive" });
   });
 
+  it("serves a pre-registered confidential client (client_secret_basic), without registration", async () => {
+    const registrations = authorizationServer.registrations.length;
+    const provider = await signInThroughTransport(
+      mcpServer.url,
+      "alice",
+      new MemoryProvider({
+        client_id: "confidential-host",
+        client_secret: "confidential-host-secret",
+        token_endpoint_auth_method: "client_secret_basic",
+        issuer: authorizationServer.issuer,
+      }),
+    );
+    expect(authorizationServer.registrations).toHaveLength(registrations);
+    expect(authorizationServer.tokenRequests.at(-1)).toMatchObject({
+      grantType: "authorization_code",
+      clientId: "confidential-host",
+      status: 200,
+    });
+    expect(provider.stored?.refresh_token).toEqual(expect.any(String));
+  });
+
+  it("refuses an unknown login on the sign-in page", async () => {
+    const provider = new MemoryProvider();
+    const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {
+      authProvider: provider,
+    });
+    const client = new Client({ name: "oauth-servers-test", version: "1.0.0" });
+    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(signInWithFetch(provider.authorizationUrl ?? "", "mallory")).rejects.toThrow(
+      "The authorization server did not accept the login mallory.",
+    );
+  });
+
   it("ends the flow with access_denied when the account holder presses Deny", async () => {
     const provider = new MemoryProvider();
     const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {
@@ -347,14 +316,22 @@ describe("the test OAuth servers with the SDK client", { timeout: 20_000 }, () =
   });
 
   it("carries the injected faults: a hostile authorization endpoint, a wrong iss and state", async () => {
-    authorizationServer.setFaults({ authorizationEndpoint: "javascript:alert(1)" });
-    try {
-      const metadata = (await (
-        await fetch(`${authorizationServer.issuer}/.well-known/openid-configuration`)
-      ).json()) as Record<string, unknown>;
-      expect(metadata.authorization_endpoint).toBe("javascript:alert(1)");
-    } finally {
-      authorizationServer.setFaults({});
+    for (const hostile of [
+      "javascript:alert(1)",
+      "file:///etc/passwd",
+      "http://0.0.0.0:1/authorize",
+    ]) {
+      authorizationServer.setFaults({ authorizationEndpoint: hostile });
+      try {
+        for (const path of ["oauth-authorization-server", "openid-configuration"]) {
+          const metadata = (await (
+            await fetch(`${authorizationServer.issuer}/.well-known/${path}`)
+          ).json()) as Record<string, unknown>;
+          expect(metadata.authorization_endpoint).toBe(hostile);
+        }
+      } finally {
+        authorizationServer.setFaults({});
+      }
     }
 
     const provider = new MemoryProvider();
@@ -374,5 +351,62 @@ describe("the test OAuth servers with the SDK client", { timeout: 20_000 }, () =
     expect(callback.searchParams.get("state")).not.toBe(provider.sentState);
     // The SDK refuses the mixed-up issuer before it redeems the code.
     await expect(transport.finishAuth(callback.searchParams)).rejects.toThrow();
+  });
+});
+
+describe("opaque access tokens, checked by introspection", { timeout: 20_000 }, () => {
+  let opaqueServer: RunningOAuthAuthorizationServer;
+  let introspectedServer: RunningProtectedMcpServer;
+
+  beforeAll(async () => {
+    opaqueServer = await startOAuthAuthorizationServer({
+      accessTokenFormat: "opaque",
+      clientIdMetadataDocuments: true,
+    });
+    introspectedServer = await startProtectedMcpServer({ authorizationServer: opaqueServer });
+    opaqueServer.addResource({
+      url: introspectedServer.resource,
+      scopes: [...introspectedServer.scopesSupported],
+    });
+  });
+
+  afterAll(async () => {
+    await introspectedServer?.stop();
+    await opaqueServer?.stop();
+  });
+
+  it("accepts an active token and refuses it once the account's grants are revoked", async () => {
+    const provider = await signInThroughTransport(introspectedServer.url, "carol");
+    const accessToken = provider.stored?.access_token ?? "";
+    expect(accessToken.split(".")).toHaveLength(1);
+    const client = new Client({ name: "oauth-servers-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(introspectedServer.url), {
+        authProvider: provider,
+      }),
+    );
+    const result = await client.callTool({ name: "whoami", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "Signed in as carol" }]);
+    await client.close();
+
+    await opaqueServer.revokeAllFor("carol");
+    const refused = await fetch(introspectedServer.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    expect(refused.status).toBe(401);
+    expect(introspectedServer.rejected.at(-1)).toEqual({ status: 401, reason: "inactive" });
+  });
+
+  it("publishes Client ID Metadata Document support when asked to", async () => {
+    const metadata = (await (
+      await fetch(`${opaqueServer.issuer}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>;
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
   });
 });
