@@ -67,10 +67,9 @@ export {
   type OAuthServerFaults,
   type OAuthTestClient,
   type OAuthTestResource,
-  type RevocationRecord,
   type RunningOAuthAuthorizationServer,
-  type TokenRequestRecord,
 } from "./servers/oauth-authorization-server";
+export type { RevocationRecord, TokenRequestRecord } from "./servers/oauth-provider-middleware";
 export {
   startProtectedMcpServer,
   type ProtectedMcpServerOptions,

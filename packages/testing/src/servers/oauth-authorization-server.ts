@@ -9,9 +9,14 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import Provider, { errors, type ProviderMiddlewareContext } from "oidc-provider";
+import Provider, { errors } from "oidc-provider";
 import { escapeHtml, page } from "./html-page";
 import { serveInteraction } from "./oauth-interaction";
+import {
+  aroundProviderRoutes,
+  type RevocationRecord,
+  type TokenRequestRecord,
+} from "./oauth-provider-middleware";
 
 /** A protected resource the server issues tokens for (an MCP server's URL and its scopes). */
 export interface OAuthTestResource {
@@ -64,24 +69,6 @@ export interface OAuthAuthorizationServerOptions {
   port?: number;
 }
 
-/** One POST to the token endpoint, succeeded or not. */
-export interface TokenRequestRecord {
-  grantType: string;
-  clientId: string | undefined;
-  resource?: string;
-  /** The HTTP status of the answer. */
-  status: number;
-  at: number;
-}
-
-/** One POST to the revocation endpoint. */
-export interface RevocationRecord {
-  tokenTypeHint?: string;
-  clientId: string | undefined;
-  status: number;
-  at: number;
-}
-
 /** A running test authorization server. */
 export interface RunningOAuthAuthorizationServer {
   /** `http://127.0.0.1:<port>`. */
@@ -107,22 +94,6 @@ export interface RunningOAuthAuthorizationServer {
   setFaults(faults: OAuthServerFaults): void;
   /** Stops listening and cuts open connections. */
   stop(): Promise<void>;
-}
-
-/** The client id of a token or revocation request: authenticated, in the body, or in Basic. */
-function clientIdOf(context: ProviderMiddlewareContext): string | undefined {
-  if (context.oidc?.client !== undefined) return context.oidc.client.clientId;
-  const inBody = context.oidc?.body?.client_id;
-  if (typeof inBody === "string") return inBody;
-  const basic = /^Basic\s+(.+)$/i.exec(context.get("authorization"));
-  if (basic?.[1] === undefined) return undefined;
-  const decoded = Buffer.from(basic[1], "base64").toString("utf8");
-  return decodeURIComponent(decoded.slice(0, Math.max(0, decoded.indexOf(":"))));
-}
-
-function stringField(body: Record<string, unknown> | undefined, name: string): string | undefined {
-  const value = body?.[name];
-  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -285,41 +256,14 @@ export async function startOAuthAuthorizationServer(
     if (faults.wrongStateInResponse === true) out.state = "not-the-state-you-sent";
   });
 
-  provider.use(async (context, next) => {
-    await next();
-    const route = context.oidc?.route;
-    const body = context.oidc?.body;
-    if (route === "discovery" && typeof context.body === "object" && context.body !== null) {
-      const metadata = context.body as Record<string, unknown>;
-      metadata.scopes_supported = [
-        ...new Set([
-          "openid",
-          "offline_access",
-          ...[...resources.values()].flatMap((r) => r.scopes),
-        ]),
-      ];
-      if (faults.authorizationEndpoint !== undefined) {
-        metadata.authorization_endpoint = faults.authorizationEndpoint;
-      }
-    } else if (route === "token") {
-      const resource = stringField(body, "resource");
-      tokenRequests.push({
-        grantType: stringField(body, "grant_type") ?? "",
-        clientId: clientIdOf(context),
-        ...(resource === undefined ? {} : { resource }),
-        status: context.status,
-        at: Date.now(),
-      });
-    } else if (route === "revocation") {
-      const hint = stringField(body, "token_type_hint");
-      revocations.push({
-        ...(hint === undefined ? {} : { tokenTypeHint: hint }),
-        clientId: clientIdOf(context),
-        status: context.status,
-        at: Date.now(),
-      });
-    }
-  });
+  provider.use(
+    aroundProviderRoutes({
+      scopes: () => [...resources.values()].flatMap((resource) => resource.scopes),
+      authorizationEndpoint: () => faults.authorizationEndpoint,
+      tokenRequests,
+      revocations,
+    }),
+  );
 
   const callback = provider.callback();
   const hooks = {

@@ -7,7 +7,7 @@ import * as z from "zod";
 export const reportsScope = "reports:read";
 
 /** The view of `whoami`. */
-export const whoamiViewUri = "ui://protected/whoami.html";
+const whoamiViewUri = "ui://protected/whoami.html";
 
 const viewMimeType = "text/html;profile=mcp-app";
 
