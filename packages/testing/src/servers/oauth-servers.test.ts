@@ -176,6 +176,30 @@ describe("the test OAuth servers with the SDK client", { timeout: 20_000 }, () =
     expect(challenge).toContain(`resource_metadata="${mcpServer.resourceMetadataUrl}"`);
   });
 
+  it("steps up: after a new consent for reports:read, list_reports answers", async () => {
+    const provider = await signIn("alice");
+    const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {
+      authProvider: provider,
+    });
+    const client = new Client({ name: "oauth-servers-test", version: "1.0.0" });
+    await client.connect(transport);
+    provider.authorizationUrl = undefined;
+    await expect(client.callTool({ name: "list_reports", arguments: {} })).rejects.toThrow();
+    const authorizationUrl = provider.authorizationUrl as URL | undefined;
+    expect(authorizationUrl?.searchParams.get("scope")?.split(" ")).toContain("reports:read");
+    const callback = await signInWithFetch(authorizationUrl ?? "", "alice");
+    await transport.finishAuth(callback.searchParams);
+    await client.close();
+
+    const again = await connect(provider);
+    const result = await again.callTool({ name: "list_reports", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "Quarterly report, Annual report" }]);
+    expect(mcpServer.calls.at(-1)?.scopes).toEqual(
+      expect.arrayContaining(["mcp:use", "reports:read"]),
+    );
+    await again.close();
+  });
+
   it("rotates refresh tokens and refuses a reused one (and then the whole grant)", async () => {
     const provider = await signIn("bob");
     const first = provider.stored?.refresh_token ?? "";
