@@ -325,6 +325,19 @@ describe("the test OAuth servers with the SDK client", { timeout: 20_000 }, () =
     );
   });
 
+  it("shows a request it refuses as an escaped page, and the sign-in helper says so", async () => {
+    const url = new URL(`${authorizationServer.issuer}/auth`);
+    url.searchParams.set("client_id", "<script>alert(1)</script>");
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("redirect_uri", redirectUrl);
+    const response = await fetch(url);
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toContain("<script>");
+    await expect(signInWithFetch(url, "alice")).rejects.toThrow(
+      "The authorization server answered 400 at /auth.",
+    );
+  });
+
   it("ends the flow with access_denied when the account holder presses Deny", async () => {
     const provider = new MemoryProvider();
     const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {
