@@ -75,9 +75,19 @@ async function webRequest(incoming: IncomingMessage, origin: string): Promise<Re
 }
 
 async function writeResponse(outgoing: ServerResponse, response: Response): Promise<void> {
-  outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body !== null) {
-    for await (const chunk of response.body) outgoing.write(chunk);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  outgoing.writeHead(response.status, headers);
+  // Streamed as it comes: an answer may be an SSE stream.
+  const reader = response.body?.getReader();
+  for (
+    let part = await reader?.read();
+    part !== undefined && !part.done;
+    part = await reader?.read()
+  ) {
+    outgoing.write(part.value);
   }
   outgoing.end();
 }
