@@ -313,6 +313,21 @@ describe("the test OAuth servers with the SDK client", { timeout: 20_000 }, () =
     expect(provider.stored?.refresh_token).toEqual(expect.any(String));
   });
 
+  it("issues a refresh token when offline_access was not asked for", async () => {
+    const provider = new MemoryProvider(undefined, false);
+    const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {
+      authProvider: provider,
+    });
+    const client = new Client({ name: "oauth-servers-test", version: "1.0.0" });
+    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const scope = provider.authorizationUrl?.searchParams.get("scope");
+    expect(scope).toBe("mcp:use");
+    await transport.finishAuth(
+      (await signInWithFetch(provider.authorizationUrl ?? "", "alice")).searchParams,
+    );
+    expect(provider.stored?.refresh_token).toEqual(expect.any(String));
+  });
+
   it("refuses an unknown login on the sign-in page", async () => {
     const provider = new MemoryProvider();
     const transport = new StreamableHTTPClientTransport(new URL(mcpServer.url), {

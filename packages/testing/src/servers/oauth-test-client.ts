@@ -26,16 +26,23 @@ export class MemoryProvider implements OAuthClientProvider {
   sentState = "";
   readonly redirectUrl = redirectUrl;
 
-  /** @param client - a client registered beforehand; none: it registers itself (RFC 7591). */
-  constructor(client?: StoredOAuthClientInformation) {
+  readonly #namesGrantTypes: boolean;
+
+  /**
+   * @param client - a client registered beforehand; none: it registers itself (RFC 7591).
+   * @param namesGrantTypes - whether the metadata names `refresh_token` among its grant types,
+   *   which makes the SDK add `offline_access` to the scope it asks for; default true.
+   */
+  constructor(client?: StoredOAuthClientInformation, namesGrantTypes = true) {
     this.client = client;
+    this.#namesGrantTypes = namesGrantTypes;
   }
 
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: "OAuth servers test",
       redirect_uris: [redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
+      ...(this.#namesGrantTypes ? { grant_types: ["authorization_code", "refresh_token"] } : {}),
       response_types: ["code"],
       token_endpoint_auth_method: "none",
     };
