@@ -61,3 +61,21 @@ export {
   type CollectedValue,
   type TraceCollector,
 } from "./servers/trace-collector";
+export {
+  startOAuthAuthorizationServer,
+  type OAuthAuthorizationServerOptions,
+  type OAuthServerFaults,
+  type OAuthTestClient,
+  type OAuthTestResource,
+  type RunningOAuthAuthorizationServer,
+} from "./servers/oauth-authorization-server";
+export type { RevocationRecord, TokenRequestRecord } from "./servers/oauth-provider-middleware";
+export {
+  startProtectedMcpServer,
+  type ProtectedMcpServerOptions,
+  type RejectedRequest,
+  type RunningProtectedMcpServer,
+} from "./servers/protected-mcp-server";
+export type { RejectionReason, TokenIssuer } from "./servers/bearer-token-check";
+export type { ProtectedToolCall } from "./servers/protected-mcp-tools";
+export { signInWithFetch, type SignInWithFetchOptions } from "./servers/sign-in-with-fetch";

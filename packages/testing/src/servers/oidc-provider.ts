@@ -10,6 +10,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
+import { escapeHtml, formBody, page } from "./html-page";
 
 /** A client the provider knows (the host under test is one). */
 export interface OidcTestClient {
@@ -50,28 +51,6 @@ export interface RunningOidcProvider {
   readonly signIns: string[];
   /** Stops listening and cuts open connections. */
   stop(): Promise<void>;
-}
-
-/** Escapes text for HTML. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-/** A small page without outside resources (the default pages load web fonts). */
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
-
-/** Reads a small form body. */
-async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 16_384) throw new Error("The form is too large.");
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
 }
 
 /**
