@@ -9,6 +9,7 @@ import { chatAppContext } from "./chat/chat-app-context";
 import { attachChatHost } from "./chat/chat-host-attach";
 import { chatKey } from "./chat/chat-keys";
 import { ChatToolLists } from "./chat/chat-tools";
+import { ComposerOffers } from "./composer/composer-offers";
 import { ConversationService } from "./conversations/conversation-service";
 import { ApprovalBroker } from "./gate/approval-broker";
 import { PageCallGate } from "./page-calls/page-call-gate";
@@ -44,6 +45,8 @@ export class HostSession implements Session {
   readonly turnService: TurnService;
   /** @internal the model tools of each chat. */
   readonly tools: ChatToolLists;
+  /** @internal the prompts and resources the chats' servers offer the composer. */
+  readonly composer: ComposerOffers;
   readonly #ready: Promise<void>[] = [];
   readonly #endListeners: (() => void | Promise<void>)[] = [];
   #emitter: SessionEmitter | null = null;
@@ -102,6 +105,11 @@ export class HostSession implements Session {
       announce: (event) => context.emit("chat:tools", event),
       notify: (message) => context.emit("notice", { level: "warning", message }),
     });
+    this.composer = new ComposerOffers({
+      chat: (key) => context.chats.get(key),
+      source: (key) => context.sources.get(key),
+      warn: (details, message) => context.logger.warn(details, message),
+    });
     const views = new ViewCache();
     this.conversations = new ConversationService(context, {
       ready: () => this.ready(),
@@ -116,6 +124,7 @@ export class HostSession implements Session {
     this.turnService = new TurnService(
       { context, tools: this.tools, cards: this.cardService },
       this.conversations,
+      this.composer,
     );
     this.appMessages = new AppMessageRouter(context, {
       answering: (chatKeyValue) => this.turnService.runningChats().includes(chatKeyValue),
