@@ -7,7 +7,7 @@ import type { Source } from "../sources/source";
 import type { ResourcePart } from "../store/host-store";
 
 /** The most characters the attachments of one message may hold in all (text and base64). */
-export const MAX_ATTACHED_CHARACTERS = 100_000;
+const MAX_ATTACHED_CHARACTERS = 100_000;
 
 /** What {@link readAttachedResources} needs: the chat's sources and a log. */
 export interface AttachmentReadPorts {
