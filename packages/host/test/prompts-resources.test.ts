@@ -204,6 +204,7 @@ describe("a server's resources attached to a message", () => {
         type: "resource",
         source: "library",
         uri: "notes://readme",
+        name: "readme",
         mimeType: "text/plain",
         text: "Read me first.",
       },
@@ -211,6 +212,7 @@ describe("a server's resources attached to a message", () => {
         type: "resource",
         source: "library",
         uri: "notes://logo.png",
+        name: "logo",
         mimeType: "image/png",
         blob: PNG_BLOB,
       },
@@ -221,11 +223,11 @@ describe("a server's resources attached to a message", () => {
       { type: "text", text: "What do these say?" },
       {
         type: "text",
-        text: "[The person attached the resource notes://readme of the server library, text/plain.]\n\nRead me first.",
+        text: '[The person attached the resource notes://readme ("readme") of the server library, text/plain.]\n\nRead me first.',
       },
       {
         type: "text",
-        text: "[The person attached the resource notes://logo.png of the server library, image/png.]",
+        text: '[The person attached the resource notes://logo.png ("logo") of the server library, image/png.]',
       },
       expect.objectContaining({ type: "file", mediaType: "image/png", filename: "logo.png" }),
     ]);

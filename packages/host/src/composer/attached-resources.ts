@@ -32,6 +32,7 @@ export async function readAttachedResources(
 ): Promise<ResourcePart[]> {
   for (const attachment of attachments) checkAttachment(attachment, ports.sourceKeys);
   const parts: ResourcePart[] = [];
+  const listed = new Map<string, Promise<Map<string, string>>>();
   let characters = 0;
   for (const attachment of attachments) {
     let result: ReadResourceResult;
@@ -42,8 +43,11 @@ export async function readAttachedResources(
       ports.warn({ err: error, source: attachment.source, uri: attachment.uri }, "read failed");
       throw new HostError("unavailable", readFailedMessage(attachment), { retryable: true });
     }
+    const names = await resourceNames(attachment.source, ports, listed);
     for (const content of result.contents) {
       const part = resourcePart(attachment.source, content);
+      const name = names.get(part.uri);
+      if (name !== undefined) part.name = name;
       characters += (part.text?.length ?? 0) + (part.blob?.length ?? 0);
       if (characters > MAX_ATTACHED_CHARACTERS) throw new HostError("too_large", TOO_LARGE_MESSAGE);
       parts.push(part);
@@ -77,6 +81,32 @@ function checkAttachment(attachment: ResourceAttachment, sourceKeys: readonly st
   if (attachment.uri.toLowerCase().startsWith("ui://")) {
     throw new HostError("refused", viewNotAttachableMessage(attachment));
   }
+}
+
+/**
+ * The names a source gives its resources (by URI), listed once per source and send, so the
+ * message can name what was attached. Best effort: a listing that fails names nothing.
+ */
+function resourceNames(
+  sourceKey: string,
+  ports: AttachmentReadPorts,
+  listed: Map<string, Promise<Map<string, string>>>,
+): Promise<Map<string, string>> {
+  let names = listed.get(sourceKey);
+  if (names === undefined) {
+    names = ports
+      .source(sourceKey)
+      .then((source) => source.listResources())
+      .then(
+        (result) => new Map(result.resources.map((resource) => [resource.uri, resource.name])),
+        (error: unknown) => {
+          ports.warn({ err: error, source: sourceKey }, "could not list resources to name them");
+          return new Map<string, string>();
+        },
+      );
+    listed.set(sourceKey, names);
+  }
+  return names;
 }
 
 function resourcePart(
