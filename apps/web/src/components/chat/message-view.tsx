@@ -32,6 +32,7 @@ export function MessageView(props: { message: ChatMessage }) {
   const hasText = message.parts.some((part) => part.type === "text" && part.text !== "");
   const parts: StablePart[] = [];
   let textCount = 0;
+  let resourceCount = 0;
   for (const part of message.parts) {
     switch (part.type) {
       case "text": {
@@ -65,7 +66,7 @@ export function MessageView(props: { message: ChatMessage }) {
       case "resource":
         // A resource the person attached: named, not shown (the model read its contents).
         parts.push({
-          key: `resource-${part.source}-${part.uri}`,
+          key: `resource-${resourceCount++}`,
           pinned: false,
           node: (
             <p className="message-attachment" data-testid="message-attachment" title={part.uri}>
