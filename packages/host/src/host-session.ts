@@ -9,6 +9,7 @@ import { chatAppContext } from "./chat/chat-app-context";
 import { attachChatHost } from "./chat/chat-host-attach";
 import { chatKey } from "./chat/chat-keys";
 import { ChatToolLists } from "./chat/chat-tools";
+import { ComposerOffers } from "./composer/composer-offers";
 import { ConversationService } from "./conversations/conversation-service";
 import { ApprovalBroker } from "./gate/approval-broker";
 import { PageCallGate } from "./page-calls/page-call-gate";
@@ -47,6 +48,8 @@ export class HostSession implements Session {
   readonly tools: ChatToolLists;
   /** @internal the person's MCP servers, their states and sign-ins. */
   readonly servers: PersonServers;
+  /** @internal the prompts and resources the chats' servers offer the composer. */
+  readonly composer: ComposerOffers;
   readonly #ready: Promise<void>[] = [];
   readonly #endListeners: (() => void | Promise<void>)[] = [];
   #emitter: SessionEmitter | null = null;
@@ -106,6 +109,11 @@ export class HostSession implements Session {
       notify: (message) => context.emit("notice", { level: "warning", message }),
     });
     this.servers = new PersonServers(context, this.tools, services.serverSignIn);
+    this.composer = new ComposerOffers({
+      chat: (key) => context.chats.get(key),
+      source: (key) => context.sources.get(key),
+      warn: (details, message) => context.logger.warn(details, message),
+    });
     const views = new ViewCache();
     this.conversations = new ConversationService(context, {
       ready: () => this.ready(),
@@ -120,6 +128,7 @@ export class HostSession implements Session {
     this.turnService = new TurnService(
       { context, tools: this.tools, cards: this.cardService },
       this.conversations,
+      this.composer,
     );
     this.appMessages = new AppMessageRouter(context, {
       answering: (chatKeyValue) => this.turnService.runningChats().includes(chatKeyValue),

@@ -3,6 +3,7 @@
 import type {
   CardDescriptor,
   ChatMessage,
+  ClientPayload,
   ReplyChunk,
   ReplyChunkType,
   ServerEventName,
@@ -198,8 +199,9 @@ export async function exchange(
   chatId: string,
   text: string,
   clientId = `message-${(clientIds += 1)}`,
+  extra: Pick<ClientPayload<"message:send">, "attachments"> = {},
 ): Promise<Exchange> {
-  const sent = await client.value("message:send", { chatId, text, clientId });
+  const sent = await client.value("message:send", { chatId, text, clientId, ...extra });
   const { message } = await client.next(
     "message:updated",
     (payload) =>

@@ -32,9 +32,29 @@ export const messagePartSchema = z.discriminatedUnion("type", [
     type: z.literal("card"),
     instanceId: z.string(),
   }),
+  z.object({
+    /**
+     * A server's resource the person attached to their message, as the server read it then
+     * (`resources/read`): the model receives it with the message, as an embedded resource.
+     */
+    type: z.literal("resource"),
+    /** The server (source) the resource belongs to. */
+    source: z.string(),
+    uri: z.string(),
+    /** The resource's name, when the server gave one. */
+    name: z.string().optional(),
+    mimeType: z.string().optional(),
+    /** A text resource's text. */
+    text: z.string().optional(),
+    /** A binary resource's bytes, base64-encoded. */
+    blob: z.string().optional(),
+  }),
 ]);
 
-/** One part of a stored message: text, a model tool call (with its card, if any), or a card. */
+/**
+ * One part of a stored message: text, a model tool call (with its card, if any), a card, or a
+ * resource the person attached.
+ */
 export type MessagePart = z.infer<typeof messagePartSchema>;
 
 /** Where a message is in its life. `interrupted`: the server stopped while it was being written. */

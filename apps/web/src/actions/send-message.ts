@@ -9,7 +9,8 @@ const store = useHostStore.getState;
 /**
  * Sends a chat's input box as the person's message (`message:send`). The text stays in the box
  * until the server acknowledged it, so a failed send loses nothing; a retry of the same text
- * reuses the same client id, so a send that did reach the server is not stored twice.
+ * reuses the same client id, so a send that did reach the server is not stored twice. The
+ * resources attached go with it (the server reads them) and are let go once it is stored.
  *
  * @param socket - the page's socket.
  * @param chatId - the chat.
@@ -32,7 +33,13 @@ export async function sendMessage(
   }
   const clientId = box.pending?.text === text ? box.pending.clientId : `m-${newId()}`;
   store().patchComposer(chatId, { pending: { text, clientId }, sending: true, error: null });
-  const ack = await request(socket, "message:send", { chatId, text, clientId });
+  const attachments = box.attachments.map(({ source, uri }) => ({ source, uri }));
+  const ack = await request(socket, "message:send", {
+    chatId,
+    text,
+    clientId,
+    ...(attachments.length === 0 ? {} : { attachments }),
+  });
   if (!ack.ok) {
     store().patchComposer(chatId, {
       sending: false,
@@ -43,7 +50,7 @@ export async function sendMessage(
   }
   // Only clear what was sent: the person may have kept typing while it went out.
   const sent = composerOf(store(), chatId).text.trim() === text;
-  store().patchComposer(chatId, { sending: false, pending: null });
+  store().patchComposer(chatId, { sending: false, pending: null, attachments: [] });
   if (sent) store().setComposerText(chatId, "");
   return true;
 }

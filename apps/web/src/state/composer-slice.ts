@@ -1,3 +1,4 @@
+import { limits } from "@mcp-chat-host/protocol";
 import type { HostSliceCreator, HostState } from "./host-state";
 import type { ComposerEntry, ComposerSlice } from "./types/composer";
 
@@ -11,6 +12,7 @@ const emptyComposer: ComposerEntry = {
   focused: false,
   author: null,
   suggestion: null,
+  attachments: [],
 };
 
 /** A chat's box (the same empty one for a chat never touched, so selectors stay stable). */
@@ -19,7 +21,7 @@ export function composerOf(state: Pick<HostState, "composers">, chatId: string):
 }
 
 /** The composer slice. */
-export const createComposerSlice: HostSliceCreator<ComposerSlice> = (set) => {
+export const createComposerSlice: HostSliceCreator<ComposerSlice> = (set, get) => {
   function change(
     chatId: string,
     changed: (entry: ComposerEntry) => Partial<ComposerEntry> | null,
@@ -68,6 +70,22 @@ export const createComposerSlice: HostSliceCreator<ComposerSlice> = (set) => {
     },
     patchComposer(chatId, patch) {
       change(chatId, () => patch);
+    },
+    addAttachment(chatId, resource) {
+      const { attachments } = composerOf(get(), chatId);
+      const attached = attachments.some(
+        (entry) => entry.source === resource.source && entry.uri === resource.uri,
+      );
+      if (attached || attachments.length >= limits.maxAttachments) return false;
+      change(chatId, (entry) => ({ attachments: [...entry.attachments, resource] }));
+      return true;
+    },
+    removeAttachment(chatId, source, uri) {
+      change(chatId, (entry) => ({
+        attachments: entry.attachments.filter(
+          (attached) => attached.source !== source || attached.uri !== uri,
+        ),
+      }));
     },
     requestComposerFocus(chatId) {
       change(chatId, (entry) => ({ focusRequest: entry.focusRequest + 1 }));

@@ -23,7 +23,7 @@ export interface ServerGrant {
   connectedAt?: number;
 }
 
-/** Seconds before expiry at which a token is refreshed rather than sent. */
+/** How long before expiry a token is refreshed rather than sent (at most half its lifetime). */
 const REFRESH_MARGIN_MS = 60_000;
 
 /**
@@ -31,12 +31,14 @@ const REFRESH_MARGIN_MS = 60_000;
  *
  * @param grant - the grant.
  * @param now - the time (ms).
- * @returns true when the token expires within a minute; false without `expires_in`.
+ * @returns true when the token expires within a minute (or half its lifetime); false without
+ *   `expires_in`.
  */
 export function expiresSoon(grant: ServerGrant, now: number): boolean {
   const seconds = grant.tokens?.expires_in;
   if (grant.obtainedAt === undefined || typeof seconds !== "number") return false;
-  return grant.obtainedAt + seconds * 1_000 - REFRESH_MARGIN_MS <= now;
+  const lifetime = seconds * 1_000;
+  return grant.obtainedAt + lifetime - Math.min(REFRESH_MARGIN_MS, lifetime / 2) <= now;
 }
 
 /** The grants of every person, sealed in the store. */

@@ -57,7 +57,10 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
   "conversation:export": (payload, session) => session.conversations.export(payload.conversationId),
   "conversation:import": (payload, session) => session.conversations.import(payload.document),
   "message:send": (payload, session) =>
-    session.turnService.send(payload.chatId, payload.text, { clientId: payload.clientId }),
+    session.turnService.send(payload.chatId, payload.text, {
+      clientId: payload.clientId,
+      ...(payload.attachments === undefined ? {} : { attachments: payload.attachments }),
+    }),
   "turn:stop": (payload, session) => ({ stopped: session.turnService.stop(payload.chatId) }),
   "turn:retry": (payload, session) => session.turnService.retry(payload.chatId, payload.messageId),
   "card:attach": (payload, session) =>
@@ -121,9 +124,10 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
   "server:connect": (payload, session) => session.servers.connect(payload.name),
   "server:disconnect": (payload, session) => session.servers.disconnect(payload.name),
   "elicitation:answer": () => notYet(),
-  "prompts:list": () => notYet(),
-  "prompt:get": () => notYet(),
-  "resources:list": () => notYet(),
+  "prompts:list": (payload, session) => session.composer.prompts(payload.chatId),
+  "prompt:get": (payload, session) =>
+    session.composer.promptText(payload.chatId, payload.source, payload.name, payload.arguments),
+  "resources:list": (payload, session) => session.composer.resources(payload.chatId),
   // The audit of one of the person's conversations: which app called what, the verdict, who
   // answered.
   "audit:list": (payload, session) =>

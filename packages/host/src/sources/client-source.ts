@@ -1,6 +1,8 @@
 import { Client } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
+  GetPromptResult,
+  ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
@@ -8,7 +10,12 @@ import type {
 } from "@modelcontextprotocol/client";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { ClientSourceOptions, OpenedTransport } from "./client-source-options";
-import { cancelledSourceError, closedSourceError, requestFailure } from "./request-error";
+import {
+  cancelledSourceError,
+  closedSourceError,
+  noPromptsError,
+  requestFailure,
+} from "./request-error";
 import { SourceError } from "./source-error";
 import { SourceListeners } from "./source-listeners";
 import { toSourceProgress } from "./source-progress";
@@ -166,6 +173,32 @@ export class ClientSource implements Source {
             cacheMode: "bypass",
           }),
     );
+  }
+
+  /** {@inheritDoc Source.listPrompts} */
+  listPrompts(cursor?: string, options: SourceRequestOptions = {}): Promise<ListPromptsResult> {
+    return this.#request(options, (client, requestOptions) =>
+      client.getServerCapabilities()?.prompts === undefined
+        ? Promise.resolve({ prompts: [] })
+        : client.listPrompts(cursor === undefined ? undefined : { cursor }, {
+            ...requestOptions,
+            cacheMode: "bypass",
+          }),
+    );
+  }
+
+  /** {@inheritDoc Source.getPrompt} */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: SourceRequestOptions = {},
+  ): Promise<GetPromptResult> {
+    return this.#request(options, (client, requestOptions) => {
+      if (client.getServerCapabilities()?.prompts === undefined) {
+        throw noPromptsError(this.key);
+      }
+      return client.getPrompt({ name, arguments: args }, requestOptions);
+    });
   }
 
   /** {@inheritDoc Source.onToolsChanged} */

@@ -1,9 +1,12 @@
 import type {
   CallToolResult,
+  GetPromptResult,
+  ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
   ReadResourceResult,
+  ServerCapabilities,
 } from "@modelcontextprotocol/client";
 import type { SourceRequestOptions } from "./source";
 
@@ -46,6 +49,16 @@ export interface ConnectionSession {
     cursor?: string,
     options?: ConnectionRequestOptions,
   ): Promise<ListResourceTemplatesResult>;
+  /** One page of `prompts/list`. */
+  listPrompts(cursor?: string, options?: ConnectionRequestOptions): Promise<ListPromptsResult>;
+  /** Gets a prompt (`prompts/get`). */
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: ConnectionRequestOptions,
+  ): Promise<GetPromptResult>;
+  /** The server's capabilities from `initialize` (undefined when not known). */
+  readonly serverCapabilities?: ServerCapabilities | undefined;
   /** Ends the session. */
   close(): Promise<void>;
   /** Registers a listener for the end of the session; returns its remover. */

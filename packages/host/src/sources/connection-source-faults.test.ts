@@ -46,6 +46,12 @@ function session(options: {
     async listResourceTemplates() {
       return { resourceTemplates: [] };
     },
+    async listPrompts() {
+      return { prompts: [] };
+    },
+    async getPrompt() {
+      throw options.fail?.();
+    },
     async close() {
       state = "closed";
       for (const listener of closeListeners) listener();

@@ -1,12 +1,14 @@
 import type {
   CallToolResult,
+  GetPromptResult,
+  ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "@modelcontextprotocol/client";
 import { connectionFailure } from "./connection-error";
 import { requestOptions, type ConnectionSession } from "./connection-session";
-import { cancelledSourceError, closedSourceError } from "./request-error";
+import { cancelledSourceError, closedSourceError, noPromptsError } from "./request-error";
 import { SourceError } from "./source-error";
 import { SourceListeners } from "./source-listeners";
 import { toSourceProgress } from "./source-progress";
@@ -170,6 +172,40 @@ export class ConnectionSource implements Source {
     return { resourceTemplates };
   }
 
+  /** {@inheritDoc Source.listPrompts} */
+  async listPrompts(
+    cursor?: string,
+    options: SourceRequestOptions = {},
+  ): Promise<ListPromptsResult> {
+    if (!this.#offersPrompts()) return { prompts: [] };
+    if (cursor !== undefined) {
+      return this.#request(
+        () => this.#session.listPrompts(cursor, requestOptions(options)),
+        options.signal,
+      );
+    }
+    const prompts = await this.#allPages("prompts/list", (page) =>
+      this.#session.listPrompts(page, requestOptions(options)).then((result) => ({
+        items: result.prompts,
+        nextCursor: result.nextCursor,
+      })),
+    );
+    return { prompts };
+  }
+
+  /** {@inheritDoc Source.getPrompt} */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: SourceRequestOptions = {},
+  ): Promise<GetPromptResult> {
+    if (!this.#offersPrompts()) return Promise.reject(noPromptsError(this.key));
+    return this.#request(
+      () => this.#session.getPrompt(name, args, requestOptions(options)),
+      options.signal,
+    );
+  }
+
   /** {@inheritDoc Source.onToolsChanged} */
   onToolsChanged(listener: () => void): () => void {
     return this.#listeners.onToolsChanged(listener);
@@ -204,6 +240,12 @@ export class ConnectionSource implements Source {
       "protocol",
       `${this.key} kept sending more pages of ${method} after ${MAX_LIST_PAGES}; the server's paging is broken.`,
     );
+  }
+
+  /** Whether the server declared prompts; a session that does not say is asked anyway. */
+  #offersPrompts(): boolean {
+    const capabilities = this.#session.serverCapabilities;
+    return capabilities === undefined || capabilities.prompts !== undefined;
   }
 
   async #request<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -98,3 +98,12 @@ export function closedSourceError(key: string, cause?: unknown): SourceError {
     cause,
   });
 }
+
+/**
+ * The error of a prompt asked of a server that offers none (no `prompts` capability).
+ *
+ * @param key - the source's key, for the message.
+ */
+export function noPromptsError(key: string): SourceError {
+  return new SourceError("unavailable", `${key} offers no prompts; choose another one.`);
+}

@@ -1,5 +1,7 @@
 import type {
   CallToolResult,
+  GetPromptResult,
+  ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ReadResourceResult,
@@ -115,6 +117,25 @@ export interface Source {
     cursor?: string,
     options?: SourceRequestOptions,
   ): Promise<ListResourceTemplatesResult>;
+  /**
+   * Lists prompts, paged as {@link Source.listResources}. A server without the `prompts`
+   * capability has none: the list is empty, and nothing is asked.
+   *
+   * @throws {SourceError} as for {@link Source.callTool}.
+   */
+  listPrompts(cursor?: string, options?: SourceRequestOptions): Promise<ListPromptsResult>;
+  /**
+   * Gets a prompt (`prompts/get`) with its arguments filled in.
+   *
+   * @returns the prompt's messages, as the server wrote them.
+   * @throws {SourceError} as for {@link Source.callTool}; a server without the `prompts`
+   *   capability is refused with `unavailable`.
+   */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options?: SourceRequestOptions,
+  ): Promise<GetPromptResult>;
   /**
    * Registers a listener for `notifications/tools/list_changed` (after the cache is dropped).
    *

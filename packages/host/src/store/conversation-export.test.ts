@@ -17,7 +17,25 @@ async function seedConversation(store: HostStore, userId: string): Promise<strin
     conversationId: conversation.id,
     chatId: "chat-1",
     role: "user",
-    parts: [{ type: "text", text: "show the map" }],
+    parts: [
+      { type: "text", text: "show the map" },
+      // Resources the person attached, as read when the message was sent.
+      {
+        type: "resource",
+        source: "maps",
+        uri: "maps://lyon.md",
+        mimeType: "text/markdown",
+        text: "# Lyon",
+      },
+      {
+        type: "resource",
+        source: "maps",
+        uri: "maps://lyon.png",
+        name: "Lyon",
+        mimeType: "image/png",
+        blob: "iVBO",
+      },
+    ],
   });
   const reply = await store.appendMessage({
     conversationId: conversation.id,
@@ -130,6 +148,8 @@ describeEachStore((kind) => {
     // The original is untouched and still ada's alone.
     expect(await store.getConversation("ada", originalId)).toMatchObject({ imported: false });
     expect(await store.listMessages(originalId)).toHaveLength(3);
+    const [person] = await store.listMessages(imported.id);
+    expect(person!.parts.map((part) => part.type)).toEqual(["text", "resource", "resource"]);
   });
 
   it("drops every approval an imported file carries, so the person is asked again", async () => {
@@ -173,7 +193,8 @@ describeEachStore((kind) => {
               ...message,
               parts: legacyReplyParts,
             }
-          : message,
+          : // Version 1 had no attached resources.
+            { ...message, parts: message.parts.filter((part) => part.type !== "resource") },
       ),
     };
     const imported = await store.importConversation("bob", JSON.parse(JSON.stringify(old)));

@@ -44,6 +44,15 @@ const messagePartSchema = z.discriminatedUnion("type", [
     instanceId: identifier.optional(),
   }),
   z.object({ type: z.literal("card"), instanceId: identifier }),
+  z.object({
+    type: z.literal("resource"),
+    source: identifier,
+    uri: z.string().min(1).max(2_000),
+    name: z.string().optional(),
+    mimeType: z.string().optional(),
+    text: z.string().optional(),
+    blob: z.string().optional(),
+  }),
 ]);
 
 /** The parts of a version 1 message (see `legacy-message-parts.ts`). */

@@ -87,8 +87,26 @@ export interface CardPart {
   instanceId: string;
 }
 
+/**
+ * A server's resource the person attached to their message, as read when the message was sent:
+ * a text resource's `text`, or a binary one's `blob` (base64).
+ */
+export interface ResourcePart {
+  type: "resource";
+  /** The source the resource belongs to. */
+  source: string;
+  uri: string;
+  /** The resource's name, when the server gave one. */
+  name?: string;
+  mimeType?: string;
+  /** A text resource's text. */
+  text?: string;
+  /** A binary resource's bytes, base64-encoded. */
+  blob?: string;
+}
+
 /** One part of a message. */
-export type MessagePart = TextPart | ToolPart | CardPart;
+export type MessagePart = TextPart | ToolPart | CardPart | ResourcePart;
 
 /** One message of a conversation. */
 export interface MessageRecord {

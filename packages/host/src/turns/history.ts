@@ -2,6 +2,7 @@ import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import { modelOutputFor, refusalOutcome } from "../model/tool-outcome";
+import { personContent } from "./person-content";
 
 /** What the model is told at the end of a reply the person stopped. */
 export const STOPPED_REPLY_MARK = "[The person stopped this reply before it was finished.]";
@@ -16,6 +17,7 @@ export const STOPPED_REPLY_MARK = "[The person stopped this reply before it was 
  * - a person's message the model never answered is sent once: when the person sent the same text
  *   again (or pressed Retry), the earlier copy is left out.
  *
+ * A person's message carries the resources they attached (see `person-content.ts`).
  * Cards are the browser's business and are left out. A tool call without an outcome (its reply
  * ended while its input streamed or while it ran) is left out too, because providers refuse an
  * unanswered call. Tool calls carry the name the
@@ -29,9 +31,9 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
   for (const message of messages) {
     if (message.role === "user") {
       const text = textOf(message.parts);
-      if (text.length === 0) continue;
+      if (text.length === 0 && !message.parts.some((part) => part.type === "resource")) continue;
       dropUnansweredCopy(history, text);
-      history.push({ role: "user", content: text });
+      history.push({ role: "user", content: personContent(message.parts) });
       continue;
     }
     history.push(...assistantTurn(message));
@@ -57,7 +59,14 @@ function dropUnansweredCopy(history: ModelMessage[], text: string): void {
   for (let index = history.length - 1; index >= 0; index -= 1) {
     const entry = history[index];
     if (entry?.role !== "user") return;
-    if (entry.content === text) history.splice(index, 1);
+    // A message with attachments opens with its text part (see person-content.ts).
+    const written =
+      typeof entry.content === "string"
+        ? entry.content
+        : entry.content[0]?.type === "text"
+          ? entry.content[0].text
+          : undefined;
+    if (written === text) history.splice(index, 1);
   }
 }
 
@@ -108,6 +117,7 @@ function assistantTurn(message: ChatMessage): ModelMessage[] {
         break;
       }
       case "card":
+      case "resource":
         break;
     }
   }

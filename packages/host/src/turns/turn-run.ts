@@ -10,6 +10,7 @@ import { runTurn } from "../model/model-runner";
 import type { ConversationRecord, MessageRecord } from "../store/host-store";
 import { annotateSpan } from "../telemetry/spans";
 import { historyForTurn } from "./history";
+import { personContent } from "./person-content";
 import { messageToWire } from "./message-wire";
 import { turnSpanAttributes } from "./turn-span";
 import { turnTools } from "./tool-execution";
@@ -49,7 +50,7 @@ export async function beginReply(
   const past = historyForTurn(history.map(messageToWire), text);
   const messages = withAppContext(
     past,
-    { role: "user", content: text },
+    { role: "user", content: personContent(person.parts) },
     injected ? contextText : null,
   );
   let reply: MessageRecord;

@@ -1,8 +1,14 @@
-import type { ChatMessage } from "@mcp-chat-host/protocol";
+import type { ChatMessage, ResourceAttachment } from "@mcp-chat-host/protocol";
 import type { Chat } from "../session/chat";
 import { HostError } from "../host-error";
 import { inSpan } from "../telemetry/spans";
-import type { ConversationRecord, MessageFromApp, MessageRecord } from "../store/host-store";
+import type {
+  ConversationRecord,
+  MessageFromApp,
+  MessagePart,
+  MessageRecord,
+} from "../store/host-store";
+import type { AttachmentPort } from "./attachment-port";
 import type { ConversationPort } from "./conversation-port";
 import { asMessageNotSaved, messageToWire } from "./message-wire";
 import { STOPPED_REASON, Turn, type TurnDeps } from "./turn";
@@ -27,6 +33,7 @@ export class TurnService {
   constructor(
     private readonly deps: TurnDeps,
     private readonly conversations: ConversationPort,
+    private readonly attachments: AttachmentPort,
   ) {}
 
   /** The replies being written, with their live parts (for a tab that just said hello). */
@@ -55,12 +62,19 @@ export class TurnService {
    *
    * @param options - `clientId`: the browser's id of the message; a resend with the same id is
    *   not stored twice. `fromApp`: the app whose view wrote it (stored with the message).
-   * @throws {HostError} `not_found` for an unknown chat, `busy` while the chat is replying; store errors.
+   *   `attachments`: resources of the chat's servers, read before the message is stored and
+   *   stored with it as `resource` parts.
+   * @throws {HostError} `not_found` for an unknown chat, `busy` while the chat is replying; the
+   *   attachments' refusals and read failures; store errors.
    */
   async send(
     chatKey: string,
     text: string,
-    options: { clientId: string | null; fromApp?: MessageFromApp },
+    options: {
+      clientId: string | null;
+      fromApp?: MessageFromApp;
+      attachments?: readonly ResourceAttachment[];
+    },
   ): Promise<{ messageId: string; duplicate: boolean }> {
     const { store } = this.deps.context.services;
     const chat = this.#chat(chatKey);
@@ -74,6 +88,11 @@ export class TurnService {
     let conversation: ConversationRecord;
     let history: MessageRecord[];
     try {
+      // Read before anything is stored: a message is never acknowledged without its attachments.
+      const parts: MessagePart[] = [{ type: "text", text }];
+      if (options.attachments !== undefined && options.attachments.length > 0) {
+        parts.push(...(await this.attachments.read(chat, options.attachments)));
+      }
       // A store failure before the message is written is reported as the message not being saved.
       conversation = await this.conversations.current(text).catch(asMessageNotSaved);
       turn.conversationId = conversation.id;
@@ -83,7 +102,7 @@ export class TurnService {
         conversationId: conversation.id,
         chatId: chatKey,
         role: "user",
-        parts: [{ type: "text", text }],
+        parts,
         ...(options.fromApp === undefined ? {} : { fromApp: options.fromApp }),
       });
       if (stored.length === 0) await this.conversations.titleFromFirstMessage(conversation, text);

@@ -1,4 +1,5 @@
 import type { ChatMessage } from "@mcp-chat-host/protocol";
+import { resourceLabel } from "./attachment-chips";
 import { CardSlot } from "./card-slot";
 import { MarkdownView } from "./markdown-view";
 import { MessageFooter } from "./message-footer";
@@ -16,7 +17,8 @@ function cardPart(instanceId: string, chatId: string): StablePart {
 }
 
 /**
- * One message: the person's text as they typed it, or a reply as sanitised markdown with its tool
+ * One message: the person's text as they typed it (with the resources they attached, named), or
+ * a reply as sanitised markdown with its tool
  * rows and cards where they happened (a card a call opened right after the call's row), a
  * "Thinking…" line while it has no text, and its footer (what happened when it did not complete,
  * Retry, tokens used).
@@ -30,6 +32,7 @@ export function MessageView(props: { message: ChatMessage }) {
   const hasText = message.parts.some((part) => part.type === "text" && part.text !== "");
   const parts: StablePart[] = [];
   let textCount = 0;
+  let resourceCount = 0;
   for (const part of message.parts) {
     switch (part.type) {
       case "text": {
@@ -59,6 +62,19 @@ export function MessageView(props: { message: ChatMessage }) {
         break;
       case "card":
         parts.push(cardPart(part.instanceId, message.chatId));
+        break;
+      case "resource":
+        // A resource the person attached: named, not shown (the model read its contents).
+        parts.push({
+          key: `resource-${resourceCount++}`,
+          pinned: false,
+          node: (
+            <p className="message-attachment" data-testid="message-attachment" title={part.uri}>
+              Attached: <span className="message-attachment-name">{resourceLabel(part)}</span>{" "}
+              <span className="prompt-option-source">({part.source})</span>
+            </p>
+          ),
+        });
         break;
     }
   }

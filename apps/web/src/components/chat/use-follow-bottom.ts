@@ -87,7 +87,8 @@ export function useFollowBottom(
 export function tailOf(
   count: number,
   last:
-    { id: string; status: string; parts: readonly { type: string; text?: string }[] } | undefined,
+    | { id: string; status: string; parts: readonly { type: string; text?: string | undefined }[] }
+    | undefined,
   extra: number,
 ): string {
   if (last === undefined) return `${count}:${extra}`;

@@ -1,3 +1,5 @@
+import type { ChatResource } from "@mcp-chat-host/protocol";
+
 /** A message that was sent but not acknowledged, so a retry reuses its id (no double storing). */
 export interface PendingSend {
   text: string;
@@ -33,6 +35,8 @@ export interface ComposerEntry {
   author: AppAuthor | null;
   /** An app's message waiting for the person (the newest one). */
   suggestion: AppSuggestion | null;
+  /** The server resources the person attached to the message being written, in order. */
+  attachments: ChatResource[];
 }
 
 /**
@@ -57,11 +61,19 @@ export interface ComposerSlice {
   clearAppText(chatId: string): void;
   /** Records whether the person's focus is in a chat's box. */
   setComposerFocused(chatId: string, focused: boolean): void;
-  /** Changes some fields of a chat's box (sending, error, pending send). */
+  /** Changes some fields of a chat's box (sending, error, pending send, attachments). */
   patchComposer(
     chatId: string,
-    patch: Partial<Pick<ComposerEntry, "sending" | "error" | "pending" | "text">>,
+    patch: Partial<Pick<ComposerEntry, "sending" | "error" | "pending" | "text" | "attachments">>,
   ): void;
+  /**
+   * Attaches a resource to a chat's message: once each, at most `limits.maxAttachments`.
+   *
+   * @returns false when it was not added (already attached, or the most are attached).
+   */
+  addAttachment(chatId: string, resource: ChatResource): boolean;
+  /** Removes an attached resource. */
+  removeAttachment(chatId: string, source: string, uri: string): void;
   /** Asks a chat's box to take the focus. */
   requestComposerFocus(chatId: string): void;
 }
