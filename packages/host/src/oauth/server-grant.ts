@@ -63,6 +63,8 @@ export class ServerGrants {
 
   /** Seals and keeps the person's grant for a server. */
   async save(userId: string, server: string, grant: ServerGrant): Promise<void> {
+    // A grant belongs to a person the store knows (one who has not opened a conversation yet too).
+    await this.store.ensureUser(userId);
     await this.store.saveServerGrant({
       userId,
       server,

@@ -1,0 +1,308 @@
+// People sign in to a remote MCP server with their own account, against a real authorization
+// server (oidc-provider: PKCE, resource indicators, registration, rotating refresh tokens,
+// revocation) and a real MCP server that checks its bearer tokens (audience included). The
+// browser's part is played by fetch: the popup's start page, the authorization server's own login
+// and consent pages, the callback with the flow's cookie.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseMcpConfig } from "@mcp-chat-host/connection";
+import type { ServerStatus } from "@mcp-chat-host/protocol";
+import {
+  signInWithFetch,
+  startOAuthAuthorizationServer,
+  startProtectedMcpServer,
+  type RunningOAuthAuthorizationServer,
+  type RunningProtectedMcpServer,
+} from "@mcp-chat-host/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mcpChatHost } from "../src/mcp-chat-host";
+import type { HostServerOptions } from "../src/host-server-options";
+import { exchange, headerUsers, startHost, type TestClient, type TestHost } from "./harness";
+
+let authorization: RunningOAuthAuthorizationServer;
+let notes: RunningProtectedMcpServer;
+let hosts: TestHost[] = [];
+let folder: string;
+const keys = `test:${randomBytes(32).toString("base64")}`;
+/** Moves the host's clock (not the servers'): a token "expires" without waiting. */
+let clockOffset = 0;
+
+beforeEach(async () => {
+  authorization = await startOAuthAuthorizationServer({ accounts: ["ada", "bob"] });
+  notes = await startProtectedMcpServer({ authorizationServer: authorization });
+  authorization.addResource({ url: notes.resource, scopes: [...notes.scopesSupported] });
+  folder = mkdtempSync(join(tmpdir(), "server-sign-in-"));
+  clockOffset = 0;
+});
+
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.close();
+  await notes.stop();
+  await authorization.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** A host whose chat uses the remote server "notes", for people told apart by a header. */
+async function notesHost(options: HostServerOptions = {}): Promise<TestHost> {
+  const host = await startHost({
+    config: parseMcpConfig({ mcpServers: { notes: { url: notes.url } } }),
+    auth: headerUsers,
+    store: `sqlite:${join(folder, "host.db")}`,
+    oauthCredentialKeys: keys,
+    now: () => Date.now() + clockOffset,
+    session(session) {
+      mcpChatHost(session.chat(), ["notes"]);
+    },
+    ...options,
+  });
+  hosts.push(host);
+  return host;
+}
+
+/** A person's tab, said hello. */
+async function tabOf(host: TestHost, person: string): Promise<TestClient> {
+  const client = await host.connect({ headers: { "x-test-user": person }, tabId: `tab-${person}` });
+  await client.value("session:hello", {});
+  return client;
+}
+
+/** Waits for the server's state in the person's tab to be `state`. */
+async function stateOf(client: TestClient, state: ServerStatus["state"]): Promise<ServerStatus> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const found = (await client.value("servers:list", {})).find(
+      (server) => server.name === "notes",
+    );
+    if (found?.state === state) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`"notes" never reached the state ${state}.`);
+}
+
+/** A browser's cookie jar, as far as the sign-in needs one. */
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+/**
+ * Connects the person as the browser would: `server:connect`, the popup's start page (which sets
+ * the flow's cookie and goes on), the authorization server's pages, then the callback.
+ *
+ * @returns the callback's answer (its status and page).
+ */
+async function connectThroughBrowser(
+  client: TestClient,
+  login: string,
+  options: { consent?: "allow" | "deny"; scopeCheck?: (url: URL) => void } = {},
+): Promise<{ status: number; page: string }> {
+  const answer = await client.value("server:connect", { name: "notes" });
+  if (!("authorizationUrl" in answer)) throw new Error("The server asked for no sign-in.");
+  const start = await fetch(answer.authorizationUrl, { redirect: "manual" });
+  expect(start.status).toBe(303);
+  const authorizationUrl = new URL(start.headers.get("location") ?? "");
+  options.scopeCheck?.(authorizationUrl);
+  const callback = await signInWithFetch(authorizationUrl, login, {
+    ...(options.consent === undefined ? {} : { consent: options.consent }),
+  });
+  const finished = await fetch(callback, {
+    headers: { cookie: cookiesOf(start) },
+    redirect: "manual",
+  });
+  return { status: finished.status, page: await finished.text() };
+}
+
+describe("signing in to a remote MCP server with one's own account", () => {
+  it("connects through the authorization server's pages; the tools appear without a reload; a restart keeps it", async () => {
+    let host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    const needs = await stateOf(ada, "needs-sign-in");
+    expect(needs).toMatchObject({ signIn: true, remote: true });
+    expect(needs.reason).toBe(
+      'Sign in to "notes" to use its tools: open Servers and choose Connect.',
+    );
+
+    const tools = ada.next("chat:tools", ({ tools: listed }) =>
+      listed.some((tool) => tool.source === "notes"),
+    );
+    const finished = await connectThroughBrowser(ada, "ada", {
+      scopeCheck: (url) => {
+        // PKCE S256, state and the resource indicator are on the authorization request.
+        expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+        expect(url.searchParams.get("state")).toMatch(/^[\w-]{43}$/);
+        expect(url.searchParams.get("resource")).toBe(notes.resource);
+      },
+    });
+    if (finished.status !== 200) console.log("PAGE", finished.page, JSON.stringify(host.logs.slice(-5)));
+    expect(finished.status).toBe(200);
+    expect(finished.page).toContain("You are signed in to &#34;notes&#34;.");
+    expect(finished.page).toContain('<script src="/oauth/close.js"></script>');
+    await tools;
+    const connected = await stateOf(ada, "connected");
+    expect(connected.issuer).toBe(authorization.issuer);
+    expect(connected.scopes).toContain("mcp:use");
+    // The host registered itself (Dynamic Client Registration) as a web client.
+    expect(authorization.registrations[0]).toMatchObject({ application_type: "web" });
+    // The token exchange named the resource too.
+    expect(
+      authorization.tokenRequests.find((request) => request.grantType === "authorization_code"),
+    ).toMatchObject({
+      resource: notes.resource,
+      status: 200,
+    });
+
+    const reply = await exchange(ada, "chat-1", "/call whoami {}");
+    expect(reply.text).toContain("Signed in as ada");
+    expect(notes.calls.map((call) => call.subject)).toEqual(["ada"]);
+
+    // The grant is sealed at rest: no token is readable in the database file.
+    const grant = await host.server.store.getServerGrant("ada", "notes");
+    expect(grant?.sealed).toMatch(/^v1\.test\./);
+    const file = readFileSync(join(folder, "host.db")).toString("latin1");
+    expect(file).not.toMatch(/eyJ[\w-]{20,}/);
+
+    await host.close();
+    hosts = [];
+    host = await notesHost();
+    const again = await tabOf(host, "ada");
+    await stateOf(again, "connected");
+    expect((await exchange(again, "chat-1", "/call whoami {}")).text).toContain("Signed in as ada");
+    expect(authorization.signIns).toEqual(["ada"]);
+  });
+
+  it("keeps one person's sign-in from another on the same host", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    expect((await connectThroughBrowser(ada, "ada")).status).toBe(200);
+    await stateOf(ada, "connected");
+
+    const bob = await tabOf(host, "bob");
+    const bobs = await stateOf(bob, "needs-sign-in");
+    expect(bobs.scopes).toBeUndefined();
+    expect(await host.server.store.getServerGrant("bob", "notes")).toBeNull();
+    const reply = await exchange(bob, "chat-1", "/call whoami {}");
+    expect(reply.text).not.toContain("Signed in as");
+    expect(notes.calls.map((call) => call.subject)).toEqual([]);
+    // Bob cannot open Ada's sealed grant as his own: it is sealed for her.
+    const adas = await host.server.store.getServerGrant("ada", "notes");
+    await host.server.store.saveServerGrant({ ...adas!, userId: "bob" });
+    const stolen = await tabOf(host, "bob");
+    expect((await exchange(stolen, "chat-1", "/call whoami {}")).text).not.toContain(
+      "Signed in as",
+    );
+  });
+
+  it("refreshes an expired token once, and asks the person again when the refresh is refused", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    await connectThroughBrowser(ada, "ada");
+    await stateOf(ada, "connected");
+    expect((await exchange(ada, "chat-1", "/call whoami {}")).text).toContain("Signed in as ada");
+
+    clockOffset = 20 * 60_000;
+    expect((await exchange(ada, "chat-1", "/call whoami {}")).text).toContain("Signed in as ada");
+    const refreshes = () =>
+      authorization.tokenRequests.filter((request) => request.grantType === "refresh_token");
+    expect(refreshes().map((request) => request.status)).toEqual([200]);
+
+    await authorization.revokeAllFor("ada");
+    clockOffset = 40 * 60_000;
+    const changed = ada.next("servers:state", ({ servers }) =>
+      servers.some((server) => server.name === "notes" && server.state === "needs-sign-in"),
+    );
+    await exchange(ada, "chat-1", "/call whoami {}");
+    const { servers } = await changed;
+    expect(servers.find((server) => server.name === "notes")?.reason).toBe(
+      'Sign in to "notes" to use its tools: open Servers and choose Connect.',
+    );
+    expect(await host.server.store.getServerGrant("ada", "notes")).toBeNull();
+    // The conversation is kept.
+    expect((await ada.value("conversation:list", {})).length).toBe(1);
+  });
+
+  it("revokes on disconnect and forgets the grant", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    await connectThroughBrowser(ada, "ada");
+    await stateOf(ada, "connected");
+    expect(await ada.value("server:disconnect", { name: "notes" })).toEqual({
+      disconnected: true,
+      revoked: true,
+    });
+    expect(authorization.revocations.map((revocation) => revocation.status)).toContain(200);
+    expect(await host.server.store.getServerGrant("ada", "notes")).toBeNull();
+    await stateOf(ada, "needs-sign-in");
+  });
+
+  it("refuses a sign-in whose answer comes back with another issuer or another state", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    authorization.setFaults({ wrongIssInResponse: true });
+    const mixedUp = await connectThroughBrowser(ada, "ada");
+    expect(mixedUp.status).toBe(400);
+    expect(mixedUp.page).toContain(
+      "The answer to this sign-in came from another authorization server than the one &#34;notes&#34; uses, so it was refused.",
+    );
+    authorization.setFaults({ wrongStateInResponse: true });
+    const otherState = await connectThroughBrowser(ada, "ada");
+    expect(otherState.status).toBe(400);
+    expect(otherState.page).toContain(
+      "This sign-in was not started in this browser, or its answer was changed on the way",
+    );
+    expect(await host.server.store.getServerGrant("ada", "notes")).toBeNull();
+  });
+
+  it("says so when the person denies access", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    const denied = await connectThroughBrowser(ada, "ada", { consent: "deny" });
+    expect(denied.page).toContain(
+      "You did not allow access to &#34;notes&#34;, so nothing was connected.",
+    );
+  });
+
+  it("refuses a hostile authorization endpoint before the person is sent anywhere", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    for (const endpoint of [
+      "javascript:alert(1)",
+      "file:///etc/passwd",
+      "http://0.0.0.0:9/authorize",
+      "http://attacker.example/authorize",
+      `${host.origin}/oauth/callback`,
+    ]) {
+      authorization.setFaults({ authorizationEndpoint: endpoint });
+      const error = await ada.value("server:connect", { name: "notes" }).then(
+        () => null,
+        (failure: Error) => failure,
+      );
+      expect(error?.message, endpoint).toMatch(
+        /^The (server "notes" gave a sign-in page that this host will not use|sign-in to "notes" was refused)/,
+      );
+    }
+    expect(await host.server.store.getServerGrant("ada", "notes")).toBeNull();
+    await stateOf(ada, "needs-sign-in");
+  });
+
+  it("does not use a token issued for another resource", async () => {
+    authorization.setFaults({ audienceOverride: "http://127.0.0.1:1/another-server" });
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    expect((await connectThroughBrowser(ada, "ada")).status).toBe(200);
+    await exchange(ada, "chat-1", "/call whoami {}");
+    expect(notes.calls).toEqual([]);
+    expect(notes.rejected.map((rejection) => rejection.reason)).toContain("audience");
+    const status = (await ada.value("servers:list", {})).find((server) => server.name === "notes");
+    expect(status?.state).not.toBe("connected");
+  });
+});
