@@ -12,6 +12,8 @@ export interface TrackedRequestOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
   /** Restart the deadline at each progress notification. */
   resetTimeoutOnProgress?: boolean | undefined;
+  /** Who made the request, as the caller tagged it (see {@link InFlightRequests.callers}). */
+  caller?: unknown;
 }
 
 /** What the sending function receives. */
@@ -29,6 +31,7 @@ export interface SendContext {
 export class InFlightRequests {
   private readonly failures = new Set<(error: Error) => void>();
   private readonly progressListeners = new Map<string, (progress: Progress) => void>();
+  private readonly callerTags = new Map<(error: Error) => void, unknown>();
   private progressCounter = 0;
 
   /**
@@ -39,6 +42,11 @@ export class InFlightRequests {
   /** How many requests are in flight. */
   get size(): number {
     return this.failures.size;
+  }
+
+  /** The `caller` tags of the requests in flight that have one, oldest first. */
+  callers(): unknown[] {
+    return [...this.callerTags.values()];
   }
 
   /**
@@ -68,6 +76,7 @@ export class InFlightRequests {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onCallerAbort);
         this.failures.delete(fail);
+        this.callerTags.delete(fail);
         if (progressToken !== undefined) this.progressListeners.delete(progressToken);
       };
       const fail = (error: Error): void => {
@@ -89,6 +98,7 @@ export class InFlightRequests {
         }, options.deadlineMs);
       };
       this.failures.add(fail);
+      if (options.caller !== undefined) this.callerTags.set(fail, options.caller);
       signal?.addEventListener("abort", onCallerAbort, { once: true });
       armDeadline();
       if (progressToken !== undefined) {

@@ -1,5 +1,11 @@
 // The options, states and close listeners of an McpClientSession.
-import type { ClientCapabilities, Implementation, Progress } from "@modelcontextprotocol/client";
+import type {
+  ClientCapabilities,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  Progress,
+} from "@modelcontextprotocol/client";
 import type { McpCloseReason, McpConnectionError } from "./connection-errors";
 
 /** Options of {@link McpClientSession.open}. Times are in seconds. */
@@ -20,7 +26,36 @@ export interface McpClientSessionOptions {
   cwd?: string;
   /** Aborting it during startup stops the startup (rejects with McpStartupError, kills the server). */
   signal?: AbortSignal;
+  /**
+   * Answers the server's questions to the person (`elicitation/create`, and the 2026-07-28
+   * `inputRequired` rounds, which the SDK answers through the same handler). With it, the client
+   * declares the `elicitation` capability (form and URL modes); without it, none is declared, so
+   * a server does not ask.
+   */
+  onElicitation?: McpElicitationHandler;
 }
+
+/** What an {@link McpElicitationHandler} is told besides the question. */
+export interface McpElicitationContext {
+  /** The configured server name. */
+  server: string;
+  /** Aborted when the server withdraws its question or the session ends. */
+  signal: AbortSignal;
+  /**
+   * The `caller` tags of this session's requests in flight when the question came, oldest
+   * first: the question arose during one of them (the wire does not say which).
+   */
+  callers: readonly unknown[];
+}
+
+/**
+ * Answers one question of a server: `{ action: "accept", content }` (form mode),
+ * `{ action: "accept" }` (URL mode: the page was opened), `decline` or `cancel`.
+ */
+export type McpElicitationHandler = (
+  request: ElicitRequestParams,
+  context: McpElicitationContext,
+) => Promise<ElicitResult>;
 
 /** Options of one request. `timeout` is in seconds. */
 export interface McpRequestOptions {
@@ -32,6 +67,11 @@ export interface McpRequestOptions {
   onProgress?: (progress: Progress) => void;
   /** Restart the deadline at each progress notification. Off by default. */
   resetTimeoutOnProgress?: boolean;
+  /**
+   * Who makes the request: handed to `onElicitation` (in `callers`) while the request is in
+   * flight, so a question can be put to the person whose call led to it.
+   */
+  caller?: unknown;
 }
 
 /** `starting` until `initialize` is answered; `busy` while any request is in flight. */

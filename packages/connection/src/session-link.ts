@@ -5,6 +5,8 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type ClientCapabilities,
+  type ElicitRequestParams,
+  type ElicitResult,
   type Implementation,
   type RequestMethod,
   type RequestOptions,
@@ -34,6 +36,9 @@ export interface SessionLinkOptions {
   onStderr?: ((text: string) => void) | undefined;
   onError?: ((error: Error) => void) | undefined;
   cwd?: string | undefined;
+  /** Answers `elicitation/create`; with it the client declares the `elicitation` capability. */
+  onElicitation?:
+    ((request: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>) | undefined;
 }
 
 /** What the link reports to its session. */
@@ -208,9 +213,12 @@ export class SessionLink {
 
   private createClient(negotiateVersion = false): Client {
     const extra = this.options.capabilities;
+    const onElicitation = this.options.onElicitation;
     const client = new Client(this.options.clientInfo ?? defaultClientInfo, {
       capabilities: {
         ...extra,
+        // Declared only when someone answers: a server then knows it may ask (both modes).
+        ...(onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } }),
         extensions: {
           ...extra?.extensions,
           [mcpAppsExtensionId]: { mimeTypes: [mcpAppsMimeType] },
@@ -219,6 +227,13 @@ export class SessionLink {
       ...(negotiateVersion ? { versionNegotiation: { mode: "auto" as const } } : {}),
     });
     client.onerror = (error) => this.options.onError?.(error);
+    // Before connect(): a server may ask during its first call. The SDK answers the 2026-07-28
+    // `inputRequired` rounds through this same handler.
+    if (onElicitation !== undefined) {
+      client.setRequestHandler("elicitation/create", (request, context) =>
+        onElicitation(request.params, context.mcpReq.signal),
+      );
+    }
     this.client = client;
     return client;
   }
