@@ -16,6 +16,12 @@ export interface TrackedRequestOptions {
   caller?: unknown;
 }
 
+/** The caller of one request in flight, and a signal aborted once the request settles. */
+export interface InFlightCaller {
+  readonly caller: unknown;
+  readonly settled: AbortController;
+}
+
 /** What the sending function receives. */
 export interface SendContext {
   /** Aborted when the caller aborts; pass it to the SDK so it sends `notifications/cancelled`. */
@@ -31,7 +37,7 @@ export interface SendContext {
 export class InFlightRequests {
   private readonly failures = new Set<(error: Error) => void>();
   private readonly progressListeners = new Map<string, (progress: Progress) => void>();
-  private readonly callerTags = new Map<(error: Error) => void, unknown>();
+  private readonly callerTags = new Map<(error: Error) => void, InFlightCaller>();
   private progressCounter = 0;
 
   /**
@@ -45,7 +51,7 @@ export class InFlightRequests {
   }
 
   /** The `caller` tags of the requests in flight that have one, oldest first. */
-  callers(): unknown[] {
+  callers(): InFlightCaller[] {
     return [...this.callerTags.values()];
   }
 
@@ -76,6 +82,7 @@ export class InFlightRequests {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onCallerAbort);
         this.failures.delete(fail);
+        this.callerTags.get(fail)?.settled.abort();
         this.callerTags.delete(fail);
         if (progressToken !== undefined) this.progressListeners.delete(progressToken);
       };
@@ -98,7 +105,10 @@ export class InFlightRequests {
         }, options.deadlineMs);
       };
       this.failures.add(fail);
-      if (options.caller !== undefined) this.callerTags.set(fail, options.caller);
+      if (options.caller !== undefined) {
+        const settled = new AbortController();
+        this.callerTags.set(fail, { caller: options.caller, settled });
+      }
       signal?.addEventListener("abort", onCallerAbort, { once: true });
       armDeadline();
       if (progressToken !== undefined) {

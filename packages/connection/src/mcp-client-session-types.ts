@@ -42,10 +42,18 @@ export interface McpElicitationContext {
   /** Aborted when the server withdraws its question or the session ends. */
   signal: AbortSignal;
   /**
-   * The `caller` tags of this session's requests in flight when the question came, oldest
-   * first: the question arose during one of them (the wire does not say which).
+   * The requests in flight on this session when the question came that carry a `caller` tag,
+   * oldest first: the question arose during one of them (the wire does not say which).
    */
-  callers: readonly unknown[];
+  callers: readonly McpElicitationCaller[];
+}
+
+/** One request in flight when a server asked: its `caller` tag, and when it ended. */
+export interface McpElicitationCaller {
+  /** The request's {@link McpRequestOptions.caller}. */
+  caller: unknown;
+  /** Aborted once the request settled (answered, failed or cancelled). */
+  settled: AbortSignal;
 }
 
 /**

@@ -78,7 +78,9 @@ export class McpClientSession extends McpSessionRequests {
               onElicitation(request, {
                 server: this.server,
                 signal: AbortSignal.any([signal, this.ended.signal]),
-                callers: this.requests.callers(),
+                callers: this.requests
+                  .callers()
+                  .map(({ caller, settled }) => ({ caller, settled: settled.signal })),
               }),
     };
     this.link = new SessionLink(entry, linkOptions, {

@@ -24,6 +24,7 @@ import { acceptTabs } from "./socket/tab-connection";
 import { liveViewsFromConfig } from "./live-views-config";
 import { defaultPageCallRate, pageCallsFromConfig } from "./page-calls-config";
 import { configSourceFactory } from "./sources/config-source";
+import { routeElicitation } from "./elicitation/elicitation-routing";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
 import { tracedStore } from "./telemetry/traced-store";
@@ -96,6 +97,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {
             timeout: entry.timeout ?? 60,
+            onElicitation: routeElicitation(logger),
           }),
           shared: effectiveShareMode(entry) === "process",
         });
@@ -160,6 +162,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         takePageCall: (key) => limiter.take(key).ok,
         now,
         toolTimeout: options.toolTimeout ?? 300,
+        elicitationTimeoutMs: (options.elicitationTimeout ?? 300) * 1_000,
         toolResultLimit: options.toolResultLimit ?? DEFAULT_TOOL_RESULT_LIMIT,
         modelStallTimeoutMs: (options.modelStallTimeout ?? 60) * 1_000,
         metrics: telemetry.metrics,

@@ -39,6 +39,9 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
         }
       }
       for (const request of context.broker.pending()) context.emit("approval:request", request);
+      for (const request of context.elicitations.pending()) {
+        context.emit("elicitation:request", request);
+      }
       for (const tools of session.tools.events()) context.emit("chat:tools", tools);
     });
     return snapshot;
@@ -120,7 +123,10 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
   "servers:list": () => notYet(),
   "server:connect": () => notYet(),
   "server:disconnect": () => notYet(),
-  "elicitation:answer": () => notYet(),
+  "elicitation:answer": (payload, session) => {
+    session.context.elicitations.answer(payload.elicitationId, payload);
+    return {};
+  },
   "prompts:list": () => notYet(),
   "prompt:get": () => notYet(),
   "resources:list": () => notYet(),
