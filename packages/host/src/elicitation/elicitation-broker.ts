@@ -12,6 +12,7 @@ import { HostError } from "../host-error";
 import {
   answerNotSent,
   cannotShowQuestion,
+  notWebAddress,
   tooManyQuestions,
   unansweredQuestion,
   unknownQuestion,
@@ -100,6 +101,11 @@ export class ElicitationBroker {
       this.#options.notify(cannotShowQuestion(server));
       return Promise.resolve({ action: "decline" });
     }
+    if (url !== undefined && !isWebAddress(url)) {
+      this.#options.warn({ server }, "declined a question whose page is not an http(s) address");
+      this.#options.notify(notWebAddress(server));
+      return Promise.resolve({ action: "decline" });
+    }
     if (this.#pending.size >= MAX_WAITING_QUESTIONS) {
       this.#options.warn({ server }, tooManyQuestions(MAX_WAITING_QUESTIONS));
       return Promise.resolve({ action: "decline" });
@@ -182,3 +188,10 @@ export class ElicitationBroker {
 }
 
 type ElicitContent = NonNullable<ElicitResult["content"]>;
+
+/** Whether a URL is one the person may be offered to open: http or https, nothing else. */
+function isWebAddress(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === "https:" || protocol === "http:";
+}

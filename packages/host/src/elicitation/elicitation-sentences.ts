@@ -10,6 +10,11 @@ export function cannotShowQuestion(server: string): string {
   return `${server} asked a question this host cannot show as a form, so it was declined.`;
 }
 
+/** The notice when a server asks the person to open something that is not a web page. */
+export function notWebAddress(server: string): string {
+  return `${server} asked you to open an address that is not a web page (http or https), so it was declined.`;
+}
+
 /** The refusal of an answer whose form values are wrong (the dialog stays). */
 export function answerNotSent(problems: readonly string[]): string {
   return `Your answer was not sent: ${problems.join(" ")}`;
