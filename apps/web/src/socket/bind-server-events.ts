@@ -101,10 +101,10 @@ function serverListeners(): ServerListeners {
     "approval:settled": ({ approvalId }) => store().settleApproval(approvalId),
     "conversations:changed": ({ conversations }) => store().setConversations(conversations),
     "session:stale": () => wantFreshSnapshot(),
-    // Filled in by the servers panel and the elicitation dialog (issue 20).
+    // Filled in by the servers panel (issue 20).
     "servers:state": () => undefined,
-    "elicitation:request": () => undefined,
-    "elicitation:settled": () => undefined,
+    "elicitation:request": (request) => store().enqueueElicitation(request),
+    "elicitation:settled": ({ elicitationId }) => store().settleElicitation(elicitationId),
     notice: ({ level, message }) => store().addNotice(level, message),
   };
 }
