@@ -13,7 +13,7 @@ export interface ElicitationUrlProps {
  * The host of a web address, or null when it is not one the person may be offered (http or
  * https only).
  */
-export function webAddressHost(url: string): string | null {
+function webAddressHost(url: string): string | null {
   if (!URL.canParse(url)) return null;
   const parsed = new URL(url);
   return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.host : null;
