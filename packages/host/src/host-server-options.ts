@@ -50,8 +50,8 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   toolTimeout?: number;
   /**
    * How long a question an MCP server asks the person (elicitation) waits for an answer, in
-   * seconds (default 300, five minutes); then the server is answered `cancel` and the person is
-   * told the question went unanswered.
+   * seconds (default: the `ELICITATION_TIMEOUT` environment variable, else 300, five minutes);
+   * then the server is answered `cancel` and the person is told the question went unanswered.
    */
   elicitationTimeout?: number;
   /**

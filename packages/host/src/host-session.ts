@@ -11,10 +11,8 @@ import { chatKey } from "./chat/chat-keys";
 import { ChatToolLists } from "./chat/chat-tools";
 import { ConversationService } from "./conversations/conversation-service";
 import { ApprovalBroker } from "./gate/approval-broker";
-import {
-  DEFAULT_ELICITATION_TIMEOUT_MS,
-  ElicitationBroker,
-} from "./elicitation/elicitation-broker";
+import { ElicitationBroker } from "./elicitation/elicitation-broker";
+import { DEFAULT_ELICITATION_TIMEOUT_SECONDS } from "./elicitation/elicitation-timeout";
 import { PageCallGate } from "./page-calls/page-call-gate";
 import { SourceHooks } from "./session/source-hooks";
 import { TurnService } from "./turns/turn-service";
@@ -91,7 +89,7 @@ export class HostSession implements Session {
         this.context.emit("elicitation:settled", { elicitationId, outcome }),
       notify: (message) => this.context.emit("notice", { level: "warning", message }),
       warn: (details, message) => logger.warn(details, message),
-      timeoutMs: services.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS,
+      timeoutMs: services.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_SECONDS * 1_000,
       now: services.now,
     });
     this.context = {

@@ -18,9 +18,6 @@ import {
   unknownQuestion,
 } from "./elicitation-sentences";
 
-/** How long a question waits for the person by default: 5 minutes. */
-export const DEFAULT_ELICITATION_TIMEOUT_MS = 5 * 60_000;
-
 /** Most questions that wait at once in one session; more are declined without a dialog. */
 export const MAX_WAITING_QUESTIONS = 10;
 
