@@ -82,7 +82,7 @@ test("a question left unanswered is cancelled, and the page says so", async ({ p
   await expect(dialog).toHaveCount(0, { timeout: 10_000 });
   await expect(
     page.getByText(
-      `The question from ${askerSource} went unanswered and was cancelled; ask again to get it back.`,
+      `The question from ${askerSource} went unanswered and was cancelled; send your request again to be asked again.`,
     ),
   ).toBeVisible();
   await expect(await replyAfter(page, before)).toContainText("The person cancelled.");

@@ -208,7 +208,7 @@ describe("a server's questions to the person", () => {
     expect(notice).toEqual({
       level: "warning",
       message:
-        "The question from asker went unanswered and was cancelled; ask again to get it back.",
+        "The question from asker went unanswered and was cancelled; send your request again to be asked again.",
     });
     await reply;
     expect(answers).toEqual([{ action: "cancel", content: undefined }]);

@@ -90,7 +90,7 @@ describe("ElicitationBroker", () => {
     expect(settled).toEqual([["question-1", "timed-out"]]);
     expect(notices).toEqual([unansweredQuestion("files")]);
     expect(notices[0]).toBe(
-      "The question from files went unanswered and was cancelled; ask again to get it back.",
+      "The question from files went unanswered and was cancelled; send your request again to be asked again.",
     );
   });
 

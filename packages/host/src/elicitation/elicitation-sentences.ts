@@ -2,7 +2,7 @@
 
 /** The notice when a question times out. */
 export function unansweredQuestion(server: string): string {
-  return `The question from ${server} went unanswered and was cancelled; ask again to get it back.`;
+  return `The question from ${server} went unanswered and was cancelled; send your request again to be asked again.`;
 }
 
 /** The notice when a server asks with a form this host cannot show. */

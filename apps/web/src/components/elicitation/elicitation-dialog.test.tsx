@@ -254,6 +254,19 @@ describe("ElicitationDialog", () => {
       );
       opened.mockRestore();
     });
+
+    it("never opens a page of this chat host itself", async () => {
+      const opened = vi.spyOn(window, "open").mockReturnValue(null);
+      await ask(urlRequest("q1", `${window.location.origin}/?token=someone-else`));
+      const open = byTestId<HTMLButtonElement>(view.container, "elicitation-open");
+      expect(open.disabled).toBe(true);
+      await click(open);
+      expect(opened).not.toHaveBeenCalled();
+      expect(byTestId(view.container, "elicitation-url-refused").textContent).toBe(
+        "This address is on this chat host itself, so it is not opened from here; decline it.",
+      );
+      opened.mockRestore();
+    });
   });
 });
 

@@ -9,26 +9,31 @@ export interface ElicitationUrlProps {
   onAnswer: (action: "accept" | "decline") => void;
 }
 
-/**
- * The host of a web address, or null when it is not one the person may be offered (http or
- * https only).
- */
-function webAddressHost(url: string): string | null {
-  if (!URL.canParse(url)) return null;
-  const parsed = new URL(url);
-  return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.host : null;
+/** Why an address is not offered to the person, or null when it may be. */
+function refusalOf(url: string): string | null {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed === null || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
+    return "This is not a web address (http or https), so it cannot be opened; decline it.";
+  }
+  // A page of this host opened on a server's word could sign the person in as someone else.
+  if (parsed.origin === window.location.origin) {
+    return "This address is on this chat host itself, so it is not opened from here; decline it.";
+  }
+  return null;
 }
 
 /**
  * A server's request to open a page: the address in full and its host, so the person sees where
- * it goes, then Open (opens it in a new tab with no link back to this page, and says so to the
+ * it goes (an address that is not http or https, or one on this host itself, is never opened),
+ * then Open (opens it in a new tab with no link back to this page, and says so to the
  * server) and Decline. Nothing opens unless the person presses Open.
  */
 export function ElicitationUrl(props: ElicitationUrlProps) {
   const { server, url, busy, consent, onAnswer } = props;
-  const host = webAddressHost(url);
+  const refusal = refusalOf(url);
+  const host = refusal === null ? new URL(url).host : null;
   const open = () => {
-    if (host === null || !consent.activate()) return;
+    if (refusal !== null || !consent.activate()) return;
     window.open(url, "_blank", "noopener,noreferrer");
     onAnswer("accept");
   };
@@ -38,9 +43,9 @@ export function ElicitationUrl(props: ElicitationUrlProps) {
       <p className="elicitation-url" data-testid="elicitation-url">
         {url}
       </p>
-      {host === null ? (
+      {refusal !== null ? (
         <p className="inline-error" role="alert" data-testid="elicitation-url-refused">
-          This is not a web address (http or https), so it cannot be opened; decline it.
+          {refusal}
         </p>
       ) : (
         <p>
@@ -53,7 +58,7 @@ export function ElicitationUrl(props: ElicitationUrlProps) {
           type="button"
           className="button button-primary"
           data-testid="elicitation-open"
-          disabled={busy || host === null}
+          disabled={busy || refusal !== null}
           aria-disabled={consent.armed ? undefined : true}
           onClick={open}
         >
