@@ -164,6 +164,29 @@ describe("ElicitationBroker", () => {
   });
 });
 
+describe("ElicitationBroker when the tab cannot be told", () => {
+  it("withdraws the question at once, with a warning", async () => {
+    const warnings: string[] = [];
+    const broker = new ElicitationBroker({
+      onRequest: () => {
+        throw new Error("socket gone");
+      },
+      onSettle: () => undefined,
+      notify: () => undefined,
+      warn: (_details, message) => warnings.push(message),
+      timeoutMs: 60_000,
+      now: () => 0,
+    });
+    expect(
+      await broker.ask({ server: "files", params: form }, new AbortController().signal),
+    ).toEqual({
+      action: "cancel",
+    });
+    expect(warnings).toEqual(["couldn't show a question to the person: socket gone"]);
+    expect(broker.pending()).toEqual([]);
+  });
+});
+
 describe("the sentences", () => {
   it("say what happened", () => {
     expect(answerNotSent(["A.", "B."])).toBe("Your answer was not sent: A. B.");

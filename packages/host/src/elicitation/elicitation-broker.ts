@@ -139,7 +139,16 @@ export class ElicitationBroker {
       };
       this.#pending.set(elicitationId, { request, fields, finish });
       signal.addEventListener("abort", onAbort, { once: true });
-      this.#options.onRequest(request);
+      try {
+        this.#options.onRequest(request);
+      } catch (error) {
+        // Nobody can see the question, so nobody can answer it.
+        this.#options.warn(
+          { server, elicitationId },
+          `couldn't show a question to the person: ${errorMessage(error)}`,
+        );
+        finish({ action: "cancel" }, "withdrawn");
+      }
     });
   }
 
