@@ -10,6 +10,7 @@ import {
   inputResponse,
   type ElicitRequestFormParams,
 } from "@modelcontextprotocol/server";
+import { registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HostServerOptions } from "../src/host-server-options";
 import {
@@ -17,9 +18,10 @@ import {
   type HttpMcpServer,
   type McpServerEra,
 } from "../src/sources/fixtures/serve-mcp-over-http";
-import { exchange, startHost, type TestClient, type TestHost } from "./harness";
+import { exchange, openCard, startHost, type TestClient, type TestHost } from "./harness";
 
 const QUESTION = "What should I call you?";
+const PAGE_URI = "ui://asker/page";
 const SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
   type: "object",
   properties: {
@@ -78,6 +80,26 @@ function askerServer(answers: Answer[], capabilities: unknown[]): () => McpServe
         return { content: [{ type: "text", text: `The person said ${JSON.stringify(answer)}.` }] };
       },
     );
+    // A card whose page may call `ask_person` too.
+    registerAppTool(
+      mcp,
+      "show-asker",
+      {
+        description: "Shows the asker.",
+        inputSchema: {},
+        _meta: { ui: { resourceUri: PAGE_URI } },
+      },
+      async () => ({ content: [{ type: "text", text: "The asker is open." }] }),
+    );
+    registerAppResource(mcp, "Asker", PAGE_URI, {}, async () => ({
+      contents: [
+        {
+          uri: PAGE_URI,
+          mimeType: "text/html;profile=mcp-app",
+          text: "<!doctype html><p>Asker</p>",
+        },
+      ],
+    }));
     return mcp;
   };
 }
@@ -218,6 +240,28 @@ describe("a server's questions to the person", () => {
       content: { name: "Ada" },
     });
     expect(late).toMatchObject({ ok: false, error: { code: "not_found" } });
+  });
+
+  it("puts a question from a card's page call to the person, naming the card's chat", async () => {
+    const { client, answers } = await started("session");
+    const card = await openCard(client, "chat-1", "show-asker");
+    await client.value("card:attach", { instanceId: card.instanceId });
+    const call = client.value("card:call-tool", {
+      instanceId: card.instanceId,
+      name: "ask_person",
+      arguments: {},
+    });
+    const request = await client.next("elicitation:request");
+    expect(request).toMatchObject({ server: "asker", chatId: "chat-1", message: QUESTION });
+    await client.value("elicitation:answer", {
+      elicitationId: request.elicitationId,
+      action: "accept",
+      content: { name: "Lin" },
+    });
+    expect((await call)["content"]).toEqual([
+      { type: "text", text: 'The person said {"action":"accept","content":{"name":"Lin"}}.' },
+    ]);
+    expect(answers).toEqual([{ action: "accept", content: { name: "Lin" } }]);
   });
 
   it("withdraws the question when the call that led to it is stopped", async () => {
