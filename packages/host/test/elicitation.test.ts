@@ -89,7 +89,7 @@ function askerServer(answers: Answer[], capabilities: unknown[]): () => McpServe
         inputSchema: {},
         _meta: { ui: { resourceUri: PAGE_URI } },
       },
-      async () => ({ content: [{ type: "text", text: "The asker is open." }] }),
+      async () => ({ content: [{ type: "text" as const, text: "The asker is open." }] }),
     );
     registerAppResource(mcp, "Asker", PAGE_URI, {}, async () => ({
       contents: [
