@@ -3,6 +3,7 @@ import { openConversation } from "./actions/conversation-actions";
 import { startSandboxWarmup } from "./cards/sandbox-warmup";
 import { ApprovalDialog } from "./components/approval/approval-dialog";
 import { ChatColumn } from "./components/chat/chat-column";
+import { ElicitationDialog } from "./components/elicitation/elicitation-dialog";
 import { AppHeader } from "./components/layout/app-header";
 import { ConnectionBanner } from "./components/layout/connection-banner";
 import { NoticeList } from "./components/layout/notice-list";
@@ -84,6 +85,7 @@ export function App() {
         <PanesPanel showUnassignedCards={several} />
       </div>
       <ApprovalDialog />
+      <ElicitationDialog />
       <NoticeList />
     </div>
   );

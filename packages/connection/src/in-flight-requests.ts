@@ -12,6 +12,14 @@ export interface TrackedRequestOptions {
   onProgress?: ((progress: Progress) => void) | undefined;
   /** Restart the deadline at each progress notification. */
   resetTimeoutOnProgress?: boolean | undefined;
+  /** Who made the request, as the caller tagged it (see {@link InFlightRequests.callers}). */
+  caller?: unknown;
+}
+
+/** The caller of one request in flight, and a signal aborted once the request settles. */
+export interface InFlightCaller {
+  readonly caller: unknown;
+  readonly settled: AbortController;
 }
 
 /** What the sending function receives. */
@@ -29,6 +37,7 @@ export interface SendContext {
 export class InFlightRequests {
   private readonly failures = new Set<(error: Error) => void>();
   private readonly progressListeners = new Map<string, (progress: Progress) => void>();
+  private readonly callerTags = new Map<(error: Error) => void, InFlightCaller>();
   private progressCounter = 0;
 
   /**
@@ -39,6 +48,11 @@ export class InFlightRequests {
   /** How many requests are in flight. */
   get size(): number {
     return this.failures.size;
+  }
+
+  /** The `caller` tags of the requests in flight that have one, oldest first. */
+  callers(): InFlightCaller[] {
+    return [...this.callerTags.values()];
   }
 
   /**
@@ -68,6 +82,8 @@ export class InFlightRequests {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onCallerAbort);
         this.failures.delete(fail);
+        this.callerTags.get(fail)?.settled.abort();
+        this.callerTags.delete(fail);
         if (progressToken !== undefined) this.progressListeners.delete(progressToken);
       };
       const fail = (error: Error): void => {
@@ -89,6 +105,10 @@ export class InFlightRequests {
         }, options.deadlineMs);
       };
       this.failures.add(fail);
+      if (options.caller !== undefined) {
+        const settled = new AbortController();
+        this.callerTags.set(fail, { caller: options.caller, settled });
+      }
       signal?.addEventListener("abort", onCallerAbort, { once: true });
       armDeadline();
       if (progressToken !== undefined) {

@@ -2,6 +2,8 @@
 import type {
   AuthProvider,
   ClientCapabilities,
+  ElicitRequestParams,
+  ElicitResult,
   Implementation,
   Progress,
 } from "@modelcontextprotocol/client";
@@ -30,7 +32,44 @@ export interface McpClientSessionOptions {
    * with OAuth (the host's per-person provider). Static `headers` of the entry are sent as well.
    */
   authProvider?: AuthProvider;
+  /**
+   * Answers the server's questions to the person (`elicitation/create`, and the 2026-07-28
+   * `inputRequired` rounds, which the SDK answers through the same handler). With it, the client
+   * declares the `elicitation` capability (form and URL modes); without it, none is declared, so
+   * a server does not ask.
+   */
+  onElicitation?: McpElicitationHandler;
 }
+
+/** What an {@link McpElicitationHandler} is told besides the question. */
+export interface McpElicitationContext {
+  /** The configured server name. */
+  server: string;
+  /** Aborted when the server withdraws its question or the session ends. */
+  signal: AbortSignal;
+  /**
+   * The requests in flight on this session when the question came that carry a `caller` tag,
+   * oldest first: the question arose during one of them (the wire does not say which).
+   */
+  callers: readonly McpElicitationCaller[];
+}
+
+/** One request in flight when a server asked: its `caller` tag, and when it ended. */
+export interface McpElicitationCaller {
+  /** The request's {@link McpRequestOptions.caller}. */
+  caller: unknown;
+  /** Aborted once the request settled (answered, failed or cancelled). */
+  settled: AbortSignal;
+}
+
+/**
+ * Answers one question of a server: `{ action: "accept", content }` (form mode),
+ * `{ action: "accept" }` (URL mode: the page was opened), `decline` or `cancel`.
+ */
+export type McpElicitationHandler = (
+  request: ElicitRequestParams,
+  context: McpElicitationContext,
+) => Promise<ElicitResult>;
 
 /** Options of one request. `timeout` is in seconds. */
 export interface McpRequestOptions {
@@ -42,6 +81,11 @@ export interface McpRequestOptions {
   onProgress?: (progress: Progress) => void;
   /** Restart the deadline at each progress notification. Off by default. */
   resetTimeoutOnProgress?: boolean;
+  /**
+   * Who makes the request: handed to `onElicitation` (in `callers`) while the request is in
+   * flight, so a question can be put to the person whose call led to it.
+   */
+  caller?: unknown;
 }
 
 /** `starting` until `initialize` is answered; `busy` while any request is in flight. */

@@ -6,6 +6,7 @@
 // mapping of failures to errors are in `session-requests.ts`, `startup-deadline.ts` and
 // `session-failures.ts`.
 import type {
+  ElicitRequestParams,
   Implementation,
   RequestMethod,
   ResultTypeMap,
@@ -58,6 +59,8 @@ export class McpClientSession extends McpSessionRequests {
   private closeReason: McpCloseReason | null = null;
   private teardown: Promise<void> | undefined;
   private startup: StartupDeadline | undefined;
+  // Aborted when the session ends, so a question still waiting for the person is withdrawn.
+  private readonly ended = new AbortController();
 
   private constructor(entry: McpServerConfig, options: McpClientSessionOptions) {
     super();
@@ -65,7 +68,22 @@ export class McpClientSession extends McpSessionRequests {
     this.options = options;
     const entryTimeout = entry.kind === "remote" ? entry.timeout : undefined;
     this.defaultTimeoutMs = toMilliseconds(options.timeout ?? entryTimeout ?? defaultSeconds);
-    this.link = new SessionLink(entry, options, {
+    const { onElicitation } = options;
+    const linkOptions = {
+      ...options,
+      onElicitation:
+        onElicitation === undefined
+          ? undefined
+          : (request: ElicitRequestParams, signal: AbortSignal) =>
+              onElicitation(request, {
+                server: this.server,
+                signal: AbortSignal.any([signal, this.ended.signal]),
+                callers: this.requests
+                  .callers()
+                  .map(({ caller, settled }) => ({ caller, settled: settled.signal })),
+              }),
+    };
+    this.link = new SessionLink(entry, linkOptions, {
       onStrayResponse: () => this.handleStrayResponse(),
       onTransportClose: () => this.handleTransportClose(),
       // The SDK dispatches progress a microtask late and drops one read together with the
@@ -288,6 +306,7 @@ export class McpClientSession extends McpSessionRequests {
   ): Promise<void> {
     if (this.teardown !== undefined) return this.teardown;
     this.closeReason = reason;
+    this.ended.abort();
     const failure = error ?? this.endedError(reason);
     this.requests.failAll(failure);
     for (const listener of [...this.closeListeners]) {

@@ -6,6 +6,8 @@ import {
   StreamableHTTPClientTransport,
   type AuthProvider,
   type ClientCapabilities,
+  type ElicitRequestParams,
+  type ElicitResult,
   type Implementation,
   type RequestMethod,
   type RequestOptions,
@@ -36,6 +38,9 @@ export interface SessionLinkOptions {
   onError?: ((error: Error) => void) | undefined;
   cwd?: string | undefined;
   authProvider?: AuthProvider | undefined;
+  /** Answers `elicitation/create`; with it the client declares the `elicitation` capability. */
+  onElicitation?:
+    ((request: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>) | undefined;
 }
 
 /** What the link reports to its session. */
@@ -211,9 +216,12 @@ export class SessionLink {
 
   private createClient(negotiateVersion = false): Client {
     const extra = this.options.capabilities;
+    const onElicitation = this.options.onElicitation;
     const client = new Client(this.options.clientInfo ?? defaultClientInfo, {
       capabilities: {
         ...extra,
+        // Declared only when someone answers: a server then knows it may ask (both modes).
+        ...(onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } }),
         extensions: {
           ...extra?.extensions,
           [mcpAppsExtensionId]: { mimeTypes: [mcpAppsMimeType] },
@@ -222,6 +230,13 @@ export class SessionLink {
       ...(negotiateVersion ? { versionNegotiation: { mode: "auto" as const } } : {}),
     });
     client.onerror = (error) => this.options.onError?.(error);
+    // Before connect(): a server may ask during its first call. The SDK answers the 2026-07-28
+    // `inputRequired` rounds through this same handler.
+    if (onElicitation !== undefined) {
+      client.setRequestHandler("elicitation/create", (request, context) =>
+        onElicitation(request.params, context.mcpReq.signal),
+      );
+    }
     this.client = client;
     return client;
   }

@@ -24,6 +24,8 @@ import { acceptTabs } from "./socket/tab-connection";
 import { liveViewsFromConfig } from "./live-views-config";
 import { defaultPageCallRate, pageCallsFromConfig } from "./page-calls-config";
 import { configSourceFactory } from "./sources/config-source";
+import { routeElicitation } from "./elicitation/elicitation-routing";
+import { elicitationTimeoutMs as elicitationTimeoutFrom } from "./elicitation/elicitation-timeout";
 import type { SourceFactory } from "./sources/source";
 import type { HostStore } from "./store/host-store";
 import { tracedStore } from "./telemetry/traced-store";
@@ -45,6 +47,8 @@ interface ServerSideEvents {
  * server with its security. Nothing starts before `listen()`.
  *
  * @throws {ModelSelectionError} for an unknown model spec or a missing key.
+ * @throws {Error} for an `elicitationTimeout` (or `ELICITATION_TIMEOUT`) that is not a number of
+ *   seconds above 0.
  */
 export function createHostServer(options: HostServerOptions = {}): HostServer {
   const logger = options.logger ?? pino({ level: process.env["LOG_LEVEL"] ?? "info" });
@@ -53,6 +57,10 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
   const modelSpec = options.model ?? env["MODEL"] ?? "offline";
   const model = resolveModel(modelSpec, env);
   const modelName = describeModel(modelSpec);
+  const elicitationTimeoutMs = elicitationTimeoutFrom(
+    options.elicitationTimeout,
+    env["ELICITATION_TIMEOUT"],
+  );
   const maxPayloadBytes = options.maxHttpBufferSize ?? limits.maxPayloadBytes;
   const telemetry = setUpMetrics(options.metrics, logger);
   // The transport takes up to twice the cap, so a payload over the cap gets a `too_large` answer
@@ -88,7 +96,11 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       // The person's own connection, with their bearer: never shared with anyone else.
       const authProvider = signInWiring.signIn.bearer(userId, entry);
       return {
-        factory: configSourceFactory(entry, { timeout: entry.timeout ?? 60, authProvider }),
+        factory: configSourceFactory(entry, {
+          timeout: entry.timeout ?? 60,
+          authProvider,
+          onElicitation: routeElicitation(logger),
+        }),
         shared: false,
       };
     },
@@ -116,6 +128,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {
             timeout: entry.timeout ?? 60,
+            onElicitation: routeElicitation(logger),
           }),
           shared: effectiveShareMode(entry) === "process",
         });
@@ -193,6 +206,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         takePageCall: (key) => limiter.take(key).ok,
         now,
         toolTimeout: options.toolTimeout ?? 300,
+        elicitationTimeoutMs,
         toolResultLimit: options.toolResultLimit ?? DEFAULT_TOOL_RESULT_LIMIT,
         modelStallTimeoutMs: (options.modelStallTimeout ?? 60) * 1_000,
         metrics: telemetry.metrics,

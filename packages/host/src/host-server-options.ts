@@ -49,6 +49,12 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   /** How long a model's tool call may run, in seconds (default 300). */
   toolTimeout?: number;
   /**
+   * How long a question an MCP server asks the person (elicitation) waits for an answer, in
+   * seconds (default: the `ELICITATION_TIMEOUT` environment variable, else 300, five minutes);
+   * then the server is answered `cancel` and the person is told the question went unanswered.
+   */
+  elicitationTimeout?: number;
+  /**
    * The most characters of JSON of a tool result the host stores, sends to the browser and gives
    * the model (default 200,000); a longer result keeps the start of its text and says it was cut.
    */

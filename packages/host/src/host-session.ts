@@ -12,6 +12,8 @@ import { ChatToolLists } from "./chat/chat-tools";
 import { ComposerOffers } from "./composer/composer-offers";
 import { ConversationService } from "./conversations/conversation-service";
 import { ApprovalBroker } from "./gate/approval-broker";
+import { ElicitationBroker } from "./elicitation/elicitation-broker";
+import { DEFAULT_ELICITATION_TIMEOUT_SECONDS } from "./elicitation/elicitation-timeout";
 import { PageCallGate } from "./page-calls/page-call-gate";
 import { SourceHooks } from "./session/source-hooks";
 import { TurnService } from "./turns/turn-service";
@@ -87,6 +89,15 @@ export class HostSession implements Session {
       warn: (message) => logger.warn(message),
       now: services.now,
     });
+    const elicitations = new ElicitationBroker({
+      onRequest: (request) => this.context.emit("elicitation:request", request),
+      onSettle: (elicitationId, outcome) =>
+        this.context.emit("elicitation:settled", { elicitationId, outcome }),
+      notify: (message) => this.context.emit("notice", { level: "warning", message }),
+      warn: (details, message) => logger.warn(details, message),
+      timeoutMs: services.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_SECONDS * 1_000,
+      now: services.now,
+    });
     this.context = {
       id,
       user,
@@ -96,6 +107,7 @@ export class HostSession implements Session {
       sources: new SessionSources(services.configured, services.processSources, user.id),
       cards: new CardRegistry(),
       broker,
+      elicitations,
       hooks: new SourceHooks(),
       lastContext: new Map(),
       pageHost: undefined,
@@ -215,12 +227,16 @@ export class HostSession implements Session {
     return this.#ended;
   }
 
-  /** @internal ends the session: stops turns, refuses waiting approvals, closes sources. */
+  /**
+   * @internal ends the session: stops turns, refuses waiting approvals, withdraws the servers'
+   * questions, closes sources.
+   */
   async end(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
     this.turnService.stopAll();
     this.context.broker.close();
+    this.context.elicitations.close();
     this.context.cards.disposeAll();
     for (const listener of this.#endListeners) {
       try {

@@ -4,6 +4,7 @@
  * this package; it imports nothing of ours.
  */
 export * from "./ack";
+export * from "./elicitation-form";
 export * from "./error-message";
 export * from "./events";
 export * from "./http-origin";

@@ -103,9 +103,8 @@ function serverListeners(): ServerListeners {
     "conversations:changed": ({ conversations }) => store().setConversations(conversations),
     "session:stale": () => wantFreshSnapshot(),
     "servers:state": ({ servers }) => serversHeard(servers),
-    // Filled in by the elicitation dialog (issue 20).
-    "elicitation:request": () => undefined,
-    "elicitation:settled": () => undefined,
+    "elicitation:request": (request) => store().enqueueElicitation(request),
+    "elicitation:settled": ({ elicitationId }) => store().settleElicitation(elicitationId),
     notice: ({ level, message }) => store().addNotice(level, message),
   };
 }

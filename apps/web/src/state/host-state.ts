@@ -8,6 +8,7 @@ import type { CardViewsSlice } from "./types/card-views";
 import type { CardsSlice } from "./types/cards";
 import type { ComposerSlice } from "./types/composer";
 import type { ContextSlice } from "./types/context";
+import type { ElicitationsSlice } from "./types/elicitations";
 import type { ConversationsSlice } from "./types/conversations";
 import type { HostActions } from "./types/host-actions";
 import type { MessagesSlice } from "./types/messages";
@@ -24,6 +25,7 @@ export type HostState = SessionSlice &
   ToolsSlice &
   ComposerSlice &
   ApprovalsSlice &
+  ElicitationsSlice &
   ContextSlice &
   ServersSlice &
   HostActions;

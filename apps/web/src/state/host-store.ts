@@ -7,6 +7,7 @@ import { createCardsSlice } from "./cards-slice";
 import { createComposerSlice } from "./composer-slice";
 import { createContextSlice } from "./context-slice";
 import { createConversationsSlice } from "./conversations-slice";
+import { createElicitationsSlice } from "./elicitations-slice";
 import { createHostActions } from "./host-actions";
 import type { HostState } from "./host-state";
 import { createMessagesSlice } from "./messages-slice";
@@ -19,8 +20,9 @@ export type { HostState } from "./host-state";
 /**
  * The page's one store (zustand), built from slices: the session, the conversation list, the open
  * conversation's messages, its cards and the session's panes, the live cards' shown state, tool
- * activity, the input boxes, approvals, the model's context and the person's MCP servers. Tests
- * reset it with `useHostStore.setState(useHostStore.getInitialState(), true)`.
+ * activity, the input boxes, approvals, the servers' questions, the model's context and the
+ * person's MCP servers. Tests reset it with
+ * `useHostStore.setState(useHostStore.getInitialState(), true)`.
  */
 export const useHostStore = create<HostState>()((...api) => ({
   ...createSessionSlice(...api),
@@ -31,6 +33,7 @@ export const useHostStore = create<HostState>()((...api) => ({
   ...createToolsSlice(...api),
   ...createComposerSlice(...api),
   ...createApprovalsSlice(...api),
+  ...createElicitationsSlice(...api),
   ...createContextSlice(...api),
   ...createServersSlice(...api),
   ...createHostActions(...api),

@@ -15,6 +15,7 @@ import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { inSpan, type SpanHandle } from "../telemetry/spans";
 import { runAppCallChain } from "../gate/app-call-gate";
 import type { ApprovalOutcome } from "../gate/approval-types";
+import { ElicitationCaller } from "../elicitation/elicitation-routing";
 
 /** What a page reads when its card's tool calls were slowed down. */
 export const PAGE_CALL_RATE_MESSAGE =
@@ -146,7 +147,7 @@ export class PageCallGate {
         await measuredToolCall(
           context.services.metrics,
           { source: source.key, tool: name, caller: "page" },
-          () => source.callTool(name, args),
+          () => source.callTool(name, args, { caller: this.#caller(card) }),
         ),
         context.services.toolResultLimit,
       );
@@ -186,7 +187,7 @@ export class PageCallGate {
     try {
       const result =
         request.kind === "read"
-          ? await source.readResource(request.uri)
+          ? await source.readResource(request.uri, { caller: this.#caller(card) })
           : request.kind === "list"
             ? await source.listResources(request.cursor)
             : await source.listResourceTemplates(request.cursor);
@@ -194,6 +195,11 @@ export class PageCallGate {
     } catch (error) {
       throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
     }
+  }
+
+  /** The tag of a card's call: a server's question during it goes to this session. */
+  #caller(card: LiveCard): ElicitationCaller {
+    return new ElicitationCaller(this.context.elicitations, card.descriptor.chatId ?? undefined);
   }
 
   /** A card's rate budget is its user's and its own (ids are unique, the user makes it certain). */

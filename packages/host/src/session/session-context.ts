@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { CardRegistry } from "./card-registry";
 import type { Chat } from "./chat";
 import type { ApprovalBroker } from "../gate/approval-broker";
+import type { ElicitationBroker } from "../elicitation/elicitation-broker";
 import type { SourceHooks } from "./source-hooks";
 import type { SessionServices } from "./session-services";
 import type { SessionSources } from "./session-sources";
@@ -46,6 +47,8 @@ export interface SessionContext {
   readonly cards: CardRegistry;
   /** The approval questions waiting for the person. */
   readonly broker: ApprovalBroker;
+  /** The MCP servers' questions waiting for the person (elicitation). */
+  readonly elicitations: ElicitationBroker;
   /** Every `onAppCall` hook registered in the session, by source (restored cards' chains). */
   readonly hooks: SourceHooks;
   /** What each chat's model was told at its last turn. */

@@ -48,6 +48,8 @@ export interface SessionServices {
   takePageCall(key: string): boolean;
   /** The clock (ms since the epoch); injectable for tests. */
   now(): number;
+  /** How long a server's question waits for the person before it is cancelled, in ms (default 5 minutes). */
+  elicitationTimeoutMs?: number;
   /** How long a turn's tool call may run before it is cancelled, in seconds. */
   toolTimeout: number;
   /** The most characters of JSON of a tool result that are stored, shown and given to the model. */

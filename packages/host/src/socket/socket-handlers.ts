@@ -39,6 +39,9 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
         }
       }
       for (const request of context.broker.pending()) context.emit("approval:request", request);
+      for (const request of context.elicitations.pending()) {
+        context.emit("elicitation:request", request);
+      }
       for (const tools of session.tools.events()) context.emit("chat:tools", tools);
     });
     return snapshot;
@@ -119,11 +122,13 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
     });
     return {};
   },
-  // Filled in by the servers, elicitation, prompts and resources work of issue 20 (one owner each).
   "servers:list": (_payload, session) => session.servers.list(),
   "server:connect": (payload, session) => session.servers.connect(payload.name),
   "server:disconnect": (payload, session) => session.servers.disconnect(payload.name),
-  "elicitation:answer": () => notYet(),
+  "elicitation:answer": (payload, session) => {
+    session.context.elicitations.answer(payload.elicitationId, payload);
+    return {};
+  },
   "prompts:list": (payload, session) => session.composer.prompts(payload.chatId),
   "prompt:get": (payload, session) =>
     session.composer.promptText(payload.chatId, payload.source, payload.name, payload.arguments),
@@ -200,9 +205,4 @@ export function bindSessionEvents(
       answerEvent(event, binding, args);
     });
   }
-}
-
-/** An event whose handler is not written yet. */
-function notYet(): never {
-  throw new HostError("unavailable", "This host does not offer that yet.");
 }

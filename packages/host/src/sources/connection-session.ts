@@ -20,6 +20,8 @@ export interface ConnectionRequestOptions {
     message?: string | undefined;
   }) => void;
   resetTimeoutOnProgress?: boolean;
+  /** Who makes the request (see `SourceRequestOptions.caller`). */
+  caller?: unknown;
 }
 
 /**
@@ -67,10 +69,11 @@ export interface ConnectionSession {
   onToolsChanged?(listener: () => void): () => void;
 }
 
-/** A source request's signal and timeout, as the options of a {@link ConnectionSession} request. */
+/** A source request's signal, timeout and caller, as the options of a {@link ConnectionSession} request. */
 export function requestOptions(options: SourceRequestOptions): ConnectionRequestOptions {
   const result: ConnectionRequestOptions = {};
   if (options.signal !== undefined) result.signal = options.signal;
   if (options.timeout !== undefined) result.timeout = options.timeout;
+  if (options.caller !== undefined) result.caller = options.caller;
   return result;
 }

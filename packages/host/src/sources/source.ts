@@ -49,6 +49,11 @@ export interface SourceRequestOptions {
   signal?: AbortSignal;
   /** Seconds to wait for the answer; the source's own timeout when omitted. */
   timeout?: number;
+  /**
+   * Who makes the request (an `ElicitationCaller`): a question the server asks the person
+   * during it goes to that session. Sources that cannot ask ignore it.
+   */
+  caller?: unknown;
 }
 
 /** Options of a tool call made through a source. */

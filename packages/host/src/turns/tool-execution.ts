@@ -10,6 +10,7 @@ import type { SourceTool } from "../sources/source";
 import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { toolDisplayTitle } from "../sources/tool-metadata";
 import { STOPPED_REASON, type Turn, type TurnDeps } from "./turn";
+import { ElicitationCaller } from "../elicitation/elicitation-routing";
 
 /**
  * The chat's tools as the model runner takes them, each running its call on its source during
@@ -64,6 +65,7 @@ async function executeToolCall(
             signal,
             timeout: context.services.toolTimeout,
             onProgress: (progress) => runContext.onProgress(progress),
+            caller: new ElicitationCaller(context.elicitations, turn.chatKey),
           }),
       ),
       context.services.toolResultLimit,
