@@ -31,6 +31,7 @@ export async function revokeGrant(
   if (grant.tokens.refresh_token !== undefined)
     tokens.push([grant.tokens.refresh_token, "refresh_token"]);
   tokens.push([grant.tokens.access_token, "access_token"]);
+  let revoked = false;
   for (const [token, hint] of tokens) {
     const body = new URLSearchParams({ token, token_type_hint: hint, client_id: clientId });
     if (secret !== undefined) body.set("client_secret", secret);
@@ -39,8 +40,23 @@ export async function revokeGrant(
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body,
     });
-    // RFC 7009 §2.2: 200 for a revoked token and for one already invalid.
-    if (!response.ok) throw new Error(`The revocation endpoint answered HTTP ${response.status}.`);
+    // RFC 7009 §2.2: 200 for a revoked token and for one already invalid. An authorization server
+    // may refuse to revoke a self-contained (JWT) access token (`unsupported_token_type`, §2.2.1);
+    // it then expires by itself, and revoking the refresh token is what ends the grant.
+    if (response.ok) revoked = true;
+    else if (hint === "refresh_token" || !(await isUnsupportedTokenType(response))) {
+      throw new Error(`The revocation endpoint answered HTTP ${response.status}.`);
+    }
   }
-  return true;
+  return revoked;
+}
+
+/** Whether a refusal says the server does not revoke this kind of token. */
+async function isUnsupportedTokenType(response: Response): Promise<boolean> {
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    return body.error === "unsupported_token_type";
+  } catch {
+    return false;
+  }
 }

@@ -78,8 +78,24 @@ function digestOf(label: string, value: string): string {
 /** Signing people in to remote MCP servers, for the whole host. */
 export class ServerSignIn {
   readonly #refreshing = new Map<string, Promise<ServerGrant | null>>();
+  /** How many times each person's grant for each server changed here, so bearers read it again. */
+  readonly #generations = new Map<string, number>();
 
   constructor(private readonly options: ServerSignInOptions) {}
+
+  /**
+   * Notes that a person's grant changed (here or, told by the cluster, on another node): every
+   * bearer of it reads the grant from the store again before its next request.
+   */
+  noteChanged(userId: string, server: string): void {
+    const key = `${userId}\n${server}`;
+    this.#generations.set(key, (this.#generations.get(key) ?? 0) + 1);
+  }
+
+  #changed(userId: string, server: string): void {
+    this.noteChanged(userId, server);
+    this.options.onGrantChanged(userId, server);
+  }
 
   /** The redirect URI of every sign-in. */
   get redirectUrl(): string {
@@ -100,9 +116,15 @@ export class ServerSignIn {
    */
   bearer(userId: string, entry: McpRemoteServerConfig): AuthProvider {
     let held: ServerGrant | null | undefined;
+    let heldGeneration = -1;
+    const key = `${userId}\n${entry.name}`;
     return {
       token: async () => {
-        held ??= await this.options.grants.load(userId, entry.name);
+        const generation = this.#generations.get(key) ?? 0;
+        if (held === undefined || heldGeneration !== generation) {
+          held = await this.options.grants.load(userId, entry.name);
+          heldGeneration = generation;
+        }
         if (held?.tokens !== undefined && expiresSoon(held, this.options.now())) {
           held = await this.refresh(userId, entry, held.tokens.access_token);
         }
@@ -189,7 +211,7 @@ export class ServerSignIn {
       { server, user: userId },
       "A server sign-in ended; the person must connect again.",
     );
-    this.options.onGrantChanged(userId, server);
+    this.#changed(userId, server);
   }
 
   /**
@@ -233,7 +255,7 @@ export class ServerSignIn {
     }
     if (outcome === "AUTHORIZED") {
       await grants.save(userId, entry.name, provider.grant);
-      this.options.onGrantChanged(userId, entry.name);
+      this.#changed(userId, entry.name);
       return { connected: true };
     }
     const authorizationUrl = provider.authorizationUrl;
@@ -326,7 +348,7 @@ export class ServerSignIn {
       { server: flow.server, user: flow.userId },
       "A server sign-in finished.",
     );
-    this.options.onGrantChanged(flow.userId, flow.server);
+    this.#changed(flow.userId, flow.server);
     return { userId: flow.userId, server: flow.server };
   }
 
@@ -380,7 +402,7 @@ export class ServerSignIn {
       }
     }
     await this.options.grants.delete(userId, entry.name);
-    this.options.onGrantChanged(userId, entry.name);
+    this.#changed(userId, entry.name);
     return { revoked };
   }
 

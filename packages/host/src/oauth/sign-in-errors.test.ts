@@ -72,5 +72,12 @@ describe("what a person reads when a server sign-in is needed or fails", () => {
     const refused = new OAuthUrlRefused("refused sentence");
     expect(signInFailureOf(refused, "notes").message).toBe("refused sentence");
     expect(signInFailureOf(new Error("socket hang up"), "notes").kind).toBe("exchange-failed");
+    const schema = Object.assign(new Error("[...]"), {
+      name: "ZodError",
+      issues: [{ path: ["authorization_endpoint"], message: "URL cannot use javascript:" }],
+    });
+    expect(signInFailureOf(schema, "notes").message).toBe(
+      'The server "notes" gave authorization metadata that this host will not use (its authorization_endpoint is not a safe address), so you cannot sign in to it. Tell the operator of that server.',
+    );
   });
 });

@@ -105,6 +105,14 @@ export function signInFailureOf(error: unknown, server: string): ServerSignInErr
   if (error instanceof OAuthUrlRefused) {
     return new ServerSignInError("refused-url", error.message, { cause: error });
   }
+  const field = refusedMetadataField(error);
+  if (field !== undefined) {
+    return new ServerSignInError(
+      "refused-url",
+      `The server "${server}" gave authorization metadata that this host will not use (its ${field} is not a safe address), so you cannot sign in to it. Tell the operator of that server.`,
+      { cause: error },
+    );
+  }
   if (error instanceof InsecureTokenEndpointError) {
     const failure = signInFailure("refused-url", server);
     return new ServerSignInError("refused-url", failure.message, { cause: error });
@@ -119,4 +127,20 @@ export function signInFailureOf(error: unknown, server: string): ServerSignInErr
   }
   const failure = signInFailure("exchange-failed", server);
   return new ServerSignInError("exchange-failed", failure.message, { cause: error });
+}
+
+/**
+ * The metadata field the SDK's own checks refused (its schemas refuse `javascript:`, `data:` and
+ * `vbscript:` endpoints before this host's policy sees them), when that is what failed.
+ */
+function refusedMetadataField(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== "ZodError") return undefined;
+  const issues = (error as { issues?: { path?: unknown[] }[] }).issues ?? [];
+  for (const issue of issues) {
+    const name = issue.path?.find(
+      (part): part is string => typeof part === "string" && /_(endpoint|uri|url)s?$/.test(part),
+    );
+    if (name !== undefined) return name.replace(/[^a-z_]/g, "").slice(0, 60);
+  }
+  return undefined;
 }

@@ -74,7 +74,9 @@ export function wireServerSignIn(options: SignInWiringOptions): SignInWiring | u
     }
   };
   options.cluster?.on(GRANT_CHANGED_EVENT, (userId: unknown, server: unknown) => {
-    if (typeof userId === "string" && typeof server === "string") tellHere(userId, server);
+    if (typeof userId !== "string" || typeof server !== "string") return;
+    signIn.noteChanged(userId, server);
+    tellHere(userId, server);
   });
   const signIn = new ServerSignIn({
     grants,
