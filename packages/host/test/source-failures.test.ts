@@ -70,17 +70,22 @@ describe("a source that cannot be attached", () => {
         message:
           'The server "broken" could not be attached, so its tools are not available in this chat: MCP server "broken" exited during startup (exit code 3).',
       },
-      {
-        level: "warning",
-        message: 'Sign in to "locked" to use its tools: open Servers and choose Connect.',
-      },
     ]);
+    // A server the person signs in to is shown in the chat's sign-in bar and the servers panel
+    // (which follow its state), not in a notice that would outlive the sign-in.
+    const signIn = 'Sign in to "locked" to use its tools: open Servers and choose Connect.';
+    const states = await client.value("servers:list", {});
+    expect(states.find((server) => server.name === "locked")).toMatchObject({
+      state: "needs-sign-in",
+      reason: signIn,
+    });
+    const logged = [notices[0]?.message, signIn];
     for (const [index, source] of ["broken", "locked"].entries()) {
       const lines = host.logs.filter((line) => line["source"] === source);
       expect(lines).toHaveLength(1);
       const text = JSON.stringify(lines[0]);
       // The sentence once, not once per wrapped cause.
-      const sentence = JSON.stringify(notices[index]?.message).slice(1, -1);
+      const sentence = JSON.stringify(logged[index]).slice(1, -1);
       expect(text.split(sentence)).toHaveLength(2);
       expect(text).not.toContain("stack");
     }

@@ -4,7 +4,7 @@
 import type { ChatTool, ServerEvents } from "@mcp-chat-host/protocol";
 import type { Chat } from "../session/chat";
 import type { Source, SourceTool } from "../sources/source";
-import { sourceAttachFailure } from "../sources/source-attach-failure";
+import { signInRequiredIn, sourceAttachFailure } from "../sources/source-attach-failure";
 import { isVisibleTo } from "../sources/tool-metadata";
 import { assignModelToolNames, type ModelToolName } from "./model-tool-names";
 
@@ -110,7 +110,9 @@ export class ChatToolLists {
       },
       failure.message,
     );
-    this.ports.notify(failure.message);
+    // A server the person signs in to is shown where they meet it (the chat's sign-in bar and the
+    // servers panel, which follow its state); a notice would outlive the sign-in.
+    if (signInRequiredIn(error) === undefined) this.ports.notify(failure.message);
   }
 
   /** The chat's tools as last listed, or undefined before the first listing. */
