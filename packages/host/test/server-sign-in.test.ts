@@ -315,3 +315,27 @@ describe("signing in to a remote MCP server with one's own account", () => {
     expect(status?.state).not.toBe("connected");
   });
 });
+
+describe("a tool that needs more access than the person granted", () => {
+  it("says a tool needs more access than was granted", async () => {
+    const host = await notesHost({
+      config: parseMcpConfig({
+        mcpServers: { notes: { url: notes.url, oauth: { scopes: ["mcp:use"] } } },
+      }),
+    });
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    const listed = ada.next("chat:tools", ({ tools }) =>
+      tools.some((tool) => tool.name === "list_reports"),
+    );
+    await connectThroughBrowser(ada, "ada", {
+      scopeCheck: (url) =>
+        expect(url.searchParams.get("scope")?.split(" ")).not.toContain("reports:read"),
+    });
+    await listed;
+    const reply = await exchange(ada, "chat-1", "/call list_reports {}");
+    expect(reply.text).toContain('"notes" needs more access for that');
+    expect(reply.text).toContain("reports:read");
+    expect(notes.rejected.map((rejection) => rejection.reason)).toContain("scope");
+  });
+});

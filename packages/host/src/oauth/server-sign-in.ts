@@ -243,7 +243,12 @@ export class ServerSignIn {
       outcome = await auth(provider, {
         serverUrl: entry.url,
         fetchFn: this.#fetch(entry),
-        ...(scope === undefined ? {} : { scope, forceReauthorization: true }),
+        // The operator's scopes win over what the server's metadata lists.
+        ...(scope === undefined
+          ? entry.oauth?.scopes === undefined
+            ? {}
+            : { scope: entry.oauth.scopes.join(" ") }
+          : { scope, forceReauthorization: true }),
       });
     } catch (error) {
       const failure = signInFailureOf(error, entry.name);

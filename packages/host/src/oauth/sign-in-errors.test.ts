@@ -17,7 +17,7 @@ describe("what a person reads when a server sign-in is needed or fails", () => {
       'Your sign-in to "notes" has ended (its authorization server would not renew it). Connect it again in Servers to use its tools.',
     );
     expect(signInNeedSentence("notes", "scope", "notes:read reports:read")).toBe(
-      '"notes" needs more access for that (notes:read reports:read). Connect it again in Servers to grant it.',
+      '"notes" needs more access for that (notes:read reports:read). In Servers, disconnect it and connect again to grant it.',
     );
     expect(new SignInRequired("notes", "never").message).toBe(signInNeedSentence("notes", "never"));
   });

@@ -36,7 +36,7 @@ export function signInNeedSentence(server: string, need: SignInNeed, scope?: str
     case "ended":
       return `Your sign-in to "${server}" has ended (its authorization server would not renew it). Connect it again in Servers to use its tools.`;
     case "scope":
-      return `"${server}" needs more access for that${scope === undefined ? "" : ` (${scope.slice(0, 200)})`}. Connect it again in Servers to grant it.`;
+      return `"${server}" needs more access for that${scope === undefined ? "" : ` (${scope.slice(0, 200)})`}. In Servers, disconnect it and connect again to grant it.`;
   }
 }
 

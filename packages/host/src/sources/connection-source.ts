@@ -9,6 +9,8 @@ import type {
 import { connectionFailure } from "./connection-error";
 import { requestOptions, type ConnectionSession } from "./connection-session";
 import { cancelledSourceError, closedSourceError, noPromptsError } from "./request-error";
+import { InsufficientScopeError } from "@modelcontextprotocol/client";
+import { SignInRequired } from "../oauth/sign-in-errors";
 import { SourceError } from "./source-error";
 import { SourceListeners } from "./source-listeners";
 import { toSourceProgress } from "./source-progress";
@@ -256,6 +258,12 @@ export class ConnectionSource implements Source {
       if (signal?.aborted === true) {
         throw cancelledSourceError(this.key, error);
       }
+      const stepUp = insufficientScopeIn(error);
+      if (stepUp !== undefined) {
+        // The server wants a wider scope than the person granted: they connect again to grant it.
+        const needed = new SignInRequired(this.key, "scope", stepUp.requiredScope);
+        throw new SourceError("unavailable", needed.message, { cause: needed });
+      }
       throw connectionFailure(error);
     }
   }
@@ -267,4 +275,14 @@ export class ConnectionSource implements Source {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     this.#listeners.closed();
   }
+}
+
+/** A 403 `insufficient_scope` down an error's cause chain (the transport's step-up challenge). */
+function insufficientScopeIn(error: unknown): InsufficientScopeError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 10 && current instanceof Error; depth += 1) {
+    if (current instanceof InsufficientScopeError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
