@@ -12,6 +12,8 @@ import type { ServerStatus } from "@mcp-chat-host/protocol";
 import {
   signInWithFetch,
   startOAuthAuthorizationServer,
+  startPostgres,
+  type RunningPostgres,
   startProtectedMcpServer,
   type RunningOAuthAuthorizationServer,
   type RunningProtectedMcpServer,
@@ -338,4 +340,37 @@ describe("a tool that needs more access than the person granted", () => {
     expect(reply.text).toContain("reports:read");
     expect(notes.rejected.map((rejection) => rejection.reason)).toContain("scope");
   });
+});
+
+describe("two nodes on one database", () => {
+  let postgres: RunningPostgres | undefined;
+  afterEach(async () => {
+    await postgres?.stop();
+    postgres = undefined;
+  });
+
+  it("redeem a refresh token once when both need a new access token at the same moment", async () => {
+    postgres = await startPostgres();
+    const store = await postgres.createDatabase("sign_in_nodes");
+    const first = await notesHost({ store, nodeId: "node-a" });
+    const second = await notesHost({ store, nodeId: "node-b" });
+    const adaHere = await tabOf(first, "ada");
+    await stateOf(adaHere, "needs-sign-in");
+    await connectThroughBrowser(adaHere, "ada");
+    await stateOf(adaHere, "connected");
+    const adaThere = await tabOf(second, "ada");
+    await stateOf(adaThere, "connected");
+
+    clockOffset = 20 * 60_000;
+    const [here, there] = await Promise.all([
+      exchange(adaHere, "chat-1", "/call whoami {}"),
+      exchange(adaThere, "chat-1", "/call whoami {}"),
+    ]);
+    expect(here.text).toContain("Signed in as ada");
+    expect(there.text).toContain("Signed in as ada");
+    const refreshes = authorization.tokenRequests.filter(
+      (request) => request.grantType === "refresh_token",
+    );
+    expect(refreshes.map((request) => request.status)).toEqual([200]);
+  }, 60_000);
 });
