@@ -5,6 +5,9 @@ import { expect, test } from "@playwright/test";
 import { replies, signIn, userMessages, waitForReply } from "../support/chat-page";
 import { startHost, type RunningHost } from "../support/host";
 
+// The source key the host knows the server by (its entry in the config file), which the page names.
+const librarySource = "./fixtures/library-app";
+
 let host: RunningHost | undefined;
 
 test.afterEach(async () => {
@@ -15,7 +18,7 @@ test.afterEach(async () => {
 test("a prompt used as a slash command fills the box, and the person sends it", async ({
   page,
 }) => {
-  host = await startHost({ servers: ["./fixtures/library-app"] });
+  host = await startHost({ servers: [librarySource] });
   await signIn(page, host);
   const composer = page.getByTestId("composer-input");
   await composer.click();
@@ -42,7 +45,7 @@ test("a prompt used as a slash command fills the box, and the person sends it", 
 });
 
 test("Escape closes the slash menu and Enter then sends the text as it is", async ({ page }) => {
-  host = await startHost({ servers: ["./fixtures/library-app"] });
+  host = await startHost({ servers: [librarySource] });
   await signIn(page, host);
   const composer = page.getByTestId("composer-input");
   await composer.click();
@@ -57,7 +60,7 @@ test("Escape closes the slash menu and Enter then sends the text as it is", asyn
 });
 
 test("a resource attached goes with the message and is named in it", async ({ page }) => {
-  host = await startHost({ servers: ["./fixtures/library-app"] });
+  host = await startHost({ servers: [librarySource] });
   await signIn(page, host);
   await page.getByTestId("attach-button").click();
   const options = page.getByTestId("attach-option");
@@ -74,6 +77,8 @@ test("a resource attached goes with the message and is named in it", async ({ pa
   await waitForReply(page, before);
   const sent = userMessages(page).last();
   await expect(sent).toContainText("What does it say?");
-  await expect(sent.getByTestId("message-attachment")).toHaveText("Attached: readme (library)");
+  await expect(sent.getByTestId("message-attachment")).toHaveText(
+    `Attached: readme (${librarySource})`,
+  );
   await expect(chip).toHaveCount(0);
 });
