@@ -85,7 +85,9 @@ async function callOverhead(quick: boolean): Promise<BenchResult> {
       name: "remote-sign-in/call",
       unit: "ms",
       rows: [baseline, subject],
-      ratios: { "signed in − static header (median, ms)": rounded(subject.median - baseline.median) },
+      ratios: {
+        "signed in − static header (median, ms)": rounded(subject.median - baseline.median),
+      },
       notes: [
         "One sample is one `card:call-tool` of `whoami` from a Node socket.io client, on a card of each source, the two interleaved call by call (the order rotating).",
         "Both sources are the same protected MCP server (Streamable HTTP on 127.0.0.1, JWT checked against the JWKS, audience and expiry) with a token of the same authorization server: `static` sends one obtained once through the SDK as a header of the config, `notes` the person's sealed grant through the host's bearer.",
@@ -129,13 +131,15 @@ async function refreshUnderLoad(quick: boolean): Promise<BenchResult> {
     const expired: number[] = [];
     const refreshCounts: number[] = [];
     const result = (): BenchResult => ({
-      name: `remote-sign-in/refresh/${sessions}`,
+      name: `remote-sign-in-refresh/${sessions}`,
       unit: "ms",
       rows: [
         summarize(LABELS.fresh, fresh, { sessions, "token requests": 0 }),
         summarize(LABELS.expired, expired, {
           sessions,
-          "refresh requests per burst": refreshCounts.join(" "),
+          "refresh requests, fewest in a burst": Math.min(...refreshCounts),
+          "refresh requests, most in a burst": Math.max(...refreshCounts),
+          "refresh requests, each burst": refreshCounts.join(" "),
         }),
       ],
       notes: [
@@ -192,7 +196,8 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
   try {
     return [call, await refreshUnderLoad(options.quick)];
   } catch (error) {
-    if (error instanceof BenchFailure) throw new BenchFailure(error.message, [call, ...error.results]);
+    if (error instanceof BenchFailure)
+      throw new BenchFailure(error.message, [call, ...error.results]);
     throw error;
   }
 }
