@@ -35,10 +35,13 @@ const LABELS = {
   signedIn: "signed in with OAuth (the person's bearer)",
   fresh: "burst, token fresh (baseline)",
   expired: "burst, token expired: one refresh",
+  refused: "burst, token refused (401): one refresh",
 } as const;
 
 /** How far the host's clock moves for a token of 600 s to be spent. */
 const PAST_EXPIRY_MS = 20 * 60_000;
+/** How far ahead the MCP server's clock runs: past a 60 s token, not a 600 s one. */
+const SERVER_AHEAD_MS = 2 * 60_000;
 
 function rounded(value: number): number {
   return Math.round(value * 1000) / 1000;
@@ -109,6 +112,49 @@ async function burst(
   return performance.now() - started;
 }
 
+/** The bursts of part B, by kind: their times and the refresh requests each made. */
+interface Bursts {
+  fresh: number[];
+  expired: number[];
+  refused: number[];
+  expiredRefreshes: number[];
+  refusedRefreshes: number[];
+  /** The server's refusals of a spent token during the refused bursts. */
+  refusals: number[];
+}
+
+function refreshExtra(
+  sessions: number,
+  counts: readonly number[],
+): Record<string, number | string> {
+  return {
+    sessions,
+    "refresh requests, fewest in a burst": counts.length === 0 ? Number.NaN : Math.min(...counts),
+    "refresh requests, most in a burst": counts.length === 0 ? Number.NaN : Math.max(...counts),
+    "refresh requests, each burst": counts.join(" "),
+  };
+}
+
+function refreshResult(sessions: number, bursts: Bursts): BenchResult {
+  return {
+    name: `remote-sign-in-refresh/${sessions}`,
+    unit: "ms",
+    rows: [
+      summarize(LABELS.fresh, bursts.fresh, { sessions, "token requests": 0 }),
+      summarize(LABELS.expired, bursts.expired, refreshExtra(sessions, bursts.expiredRefreshes)),
+      summarize(LABELS.refused, bursts.refused, {
+        ...refreshExtra(sessions, bursts.refusedRefreshes),
+        "401s for the spent token, each burst": bursts.refusals.join(" "),
+      }),
+    ],
+    notes: [
+      `One sample is one burst: ${sessions} sessions (tabs) of one person, each with its own connection to the server, call whoami from a card at once; the time is until the last answer.`,
+      "Expired: the host's clock moves 20 minutes first (the servers' do not), so every bearer finds its token spent and refreshes before sending. Refused: the host holds a token of 60 s as fresh while the MCP server's clock runs 2 minutes ahead, so every session's request is answered 401 and refreshed on that answer.",
+      "The authorization server's refresh_token requests are counted; exactly one per expired or refused burst, and none in a fresh one, is the promise (the run fails otherwise).",
+    ],
+  };
+}
+
 /** Part B: many sessions of one person, a token that expires, one refresh. */
 async function refreshUnderLoad(quick: boolean): Promise<BenchResult> {
   const sessions = quick ? 10 : 100;
@@ -116,6 +162,25 @@ async function refreshUnderLoad(quick: boolean): Promise<BenchResult> {
   const world = await startOAuthBenchWorld();
   const tabs: { client: SocketTestClient; card: CardDescriptor }[] = [];
   const clients: SocketTestClient[] = [];
+  const bursts: Bursts = {
+    fresh: [],
+    expired: [],
+    refused: [],
+    expiredRefreshes: [],
+    refusedRefreshes: [],
+    refusals: [],
+  };
+  const refreshes = () => world.tokenRequests("refresh_token");
+  const fail = (message: string): never => {
+    throw new BenchFailure(message, [refreshResult(sessions, bursts)]);
+  };
+  const exactlyOne = (made: number, how: string): void => {
+    if (made !== 1) {
+      fail(
+        `${sessions} sessions of one person made ${made} refresh requests for one ${how} token, not exactly one; check the single flight in packages/host/src/oauth/server-sign-in.ts.`,
+      );
+    }
+  };
   try {
     const first = await openTab(world, "bob", "tab-bob-0");
     clients.push(first);
@@ -127,60 +192,57 @@ async function refreshUnderLoad(quick: boolean): Promise<BenchResult> {
       await waitForState(client, SOURCES.signedIn, "connected");
       tabs.push({ client, card: await openWhoamiCard(client, SOURCES.signedIn) });
     }
-    const fresh: number[] = [];
-    const expired: number[] = [];
-    const refreshCounts: number[] = [];
-    const result = (): BenchResult => ({
-      name: `remote-sign-in-refresh/${sessions}`,
-      unit: "ms",
-      rows: [
-        summarize(LABELS.fresh, fresh, { sessions, "token requests": 0 }),
-        summarize(LABELS.expired, expired, {
-          sessions,
-          "refresh requests, fewest in a burst": Math.min(...refreshCounts),
-          "refresh requests, most in a burst": Math.max(...refreshCounts),
-          "refresh requests, each burst": refreshCounts.join(" "),
-        }),
-      ],
-      notes: [
-        `One sample is one burst: ${sessions} sessions (tabs) of one person, each with its own connection to the server, call whoami from a card at once; the time is until the last answer.`,
-        "Before each expired burst the host's clock moves 20 minutes (the servers' clocks do not), so every bearer finds its token spent and asks for a refresh; the authorization server's token requests are counted: exactly one refresh per burst is the promise.",
-      ],
-    });
+    const [firstTab] = tabs;
+    if (firstTab === undefined) throw new Error("No tab opened.");
     for (let round = 0; round < rounds; round += 1) {
-      const before = world.tokenRequests("refresh_token");
-      fresh.push(await burst(tabs));
-      if (world.tokenRequests("refresh_token") !== before) {
-        throw new BenchFailure(
+      let before = refreshes();
+      bursts.fresh.push(await burst(tabs));
+      if (refreshes() !== before) {
+        fail(
           "A burst with a fresh token asked the authorization server for a refresh; a token that is not expiring must be sent as it is.",
-          [result()],
         );
       }
+
       world.shiftClock(PAST_EXPIRY_MS);
-      expired.push(await burst(tabs));
-      const made = world.tokenRequests("refresh_token") - before;
-      refreshCounts.push(made);
-      if (made !== 1) {
-        throw new BenchFailure(
-          `${sessions} sessions of one person made ${made} refresh requests for one expired token, not exactly one; check the single flight in packages/host/src/oauth/server-sign-in.ts.`,
-          [result()],
-        );
+      bursts.expired.push(await burst(tabs));
+      bursts.expiredRefreshes.push(refreshes() - before);
+      exactlyOne(refreshes() - before, "expired");
+
+      // One session refreshes to a token of 60 s (the host holds it as fresh for 30 s); then the
+      // server's clock runs 2 minutes ahead, so it refuses that token but not the next one (600 s).
+      world.authorization.setAccessTokenTtl(60);
+      world.shiftClock(PAST_EXPIRY_MS);
+      await callWhoami(firstTab.client, firstTab.card, "bob");
+      world.authorization.setAccessTokenTtl(600);
+      world.setServerClockAhead(SERVER_AHEAD_MS);
+      before = refreshes();
+      const rejectedBefore = expiredRefusals(world.notes.rejected);
+      bursts.refused.push(await burst(tabs));
+      world.setServerClockAhead(0);
+      bursts.refusedRefreshes.push(refreshes() - before);
+      bursts.refusals.push(expiredRefusals(world.notes.rejected) - rejectedBefore);
+      if (bursts.refusals.at(-1) === 0) {
+        fail("The server refused no request in a refused burst; the 401 path was not measured.");
       }
+      exactlyOne(refreshes() - before, "refused");
     }
     const refused = world.authorization.tokenRequests.filter(
       (request) => request.grantType === "refresh_token" && request.status !== 200,
     );
     if (refused.length > 0) {
-      throw new BenchFailure(
+      fail(
         `The authorization server refused ${refused.length} refresh requests; every refresh must spend the latest refresh token.`,
-        [result()],
       );
     }
-    return result();
+    return refreshResult(sessions, bursts);
   } finally {
     for (const client of clients) client.close();
     await world.close();
   }
+}
+
+function expiredRefusals(rejected: readonly { reason: string }[]): number {
+  return rejected.filter((rejection) => rejection.reason === "expired").length;
 }
 
 /**

@@ -80,6 +80,11 @@ function refreshRun(sessions: number, most: number): BenchResult {
       "refresh requests, fewest in a burst": 1,
       "refresh requests, most in a burst": most,
     }),
+    row("burst, token refused (401): one refresh", 70, {
+      sessions,
+      "refresh requests, fewest in a burst": 1,
+      "refresh requests, most in a burst": 1,
+    }),
   ]);
 }
 
@@ -102,7 +107,9 @@ describe("evaluateGoals", () => {
     expect(sessions?.now).toBe("p99 20 ms; 90 KiB RSS per idle session");
     expect(call?.ratio).toBe("+0.200 ms");
     expect(refresh?.measure).toContain("100 sessions");
-    expect(refresh?.now).toBe("1 refresh requests per burst; burst 60 ms");
+    expect(refresh?.now).toBe(
+      "refresh requests per burst (expired: 1, refused: 1); expired burst 60 ms, refused 70 ms",
+    );
   });
 
   it("counts a signed-in call over a static header's by more than 1 ms as missed", () => {
@@ -122,7 +129,7 @@ describe("evaluateGoals", () => {
       entry.name.startsWith("remote-sign-in-refresh/") ? refreshRun(100, 2) : entry,
     );
     expect(evaluateGoals(twice)[9]).toMatchObject({ status: "missed" });
-    expect(evaluateGoals(twice)[9]?.now).toContain("1 to 2 refresh requests");
+    expect(evaluateGoals(twice)[9]?.now).toContain("expired: 1 to 2, refused: 1");
     const small = fullRun().map((entry) =>
       entry.name.startsWith("remote-sign-in-refresh/") ? refreshRun(10, 1) : entry,
     );
