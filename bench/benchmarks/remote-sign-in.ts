@@ -5,10 +5,12 @@
 //    the host's path differs (the person's bearer: the sealed grant read, its expiry checked, vs
 //    a header fixed in the config).
 // B. when a person's access token expires while many sessions of theirs use the server, one
-//    refresh serves them all: 100 sessions (10 quick) call at once right after the host's clock
-//    moved past the token's expiry, and the authorization server must see exactly one
-//    `refresh_token` request (the run fails otherwise: a second refresh would spend a rotated
-//    refresh token and end the grant). The same burst with a fresh token is its baseline.
+//    refresh serves them all: 100 sessions (10 quick) call at once, right after the host's clock
+//    moved past the token's expiry (each bearer refreshes before sending), and right after the
+//    server's clock moved past it (each request is answered 401 and refreshed on the answer). The
+//    authorization server must see exactly one `refresh_token` request per burst (the run fails
+//    otherwise: a second refresh would spend a rotated refresh token and end the grant). The
+//    same burst with a fresh token is their baseline.
 //
 // The call is `card:call-tool` from a Node socket.io client on a card of `whoami` (the gate, the
 // audit row, the source, the server), not a model turn: a turn's own work would bury a difference
@@ -251,7 +253,8 @@ function expiredRefusals(rejected: readonly { reason: string }[]): number {
  * @param options - `quick`: 20 calls per path, 10 sessions and 2 bursts of each kind; else 500
  *   calls per path (stops after 2 min), 100 sessions and 5 bursts of each kind.
  * @returns the call's figures (both paths, the added ms) and the bursts' (times, refresh counts).
- * @throws {BenchFailure} when a burst makes other than exactly one refresh for an expired token.
+ * @throws {BenchFailure} when a burst makes other than exactly one refresh for an expired or
+ *   refused token, a fresh one is refreshed, or a refresh is refused.
  */
 export async function run(options: BenchOptions): Promise<BenchResult[]> {
   const call = await callOverhead(options.quick);
