@@ -29,6 +29,7 @@ const BENCHMARKS = [
   "many-sessions-cluster",
   "store-throughput",
   "view-transfer",
+  "remote-sign-in",
 ] as const;
 
 /** A backstop per benchmark; each bounds its own waits well within it. */

@@ -63,14 +63,37 @@ function fullRun(): BenchResult[] {
       row("host: bundle (node packages/mcp-chat-host/dist/cli.js)", 85),
       row("baseline: bare express + socket.io (node -e)", 59),
     ]),
+    result("remote-sign-in/call", "ms", [
+      row("static Authorization header (baseline)", 2.5),
+      row("signed in with OAuth (the person's bearer)", 2.7),
+    ]),
+    refreshRun(100, 1),
   ];
+}
+
+/** A remote-sign-in burst result: `sessions` at once, `most` refresh requests in the worst burst. */
+function refreshRun(sessions: number, most: number): BenchResult {
+  return result(`remote-sign-in-refresh/${sessions}`, "ms", [
+    row("burst, token fresh (baseline)", 40),
+    row("burst, token expired: one refresh", 60, {
+      sessions,
+      "refresh requests, fewest in a burst": 1,
+      "refresh requests, most in a burst": most,
+    }),
+    row("burst, token refused (401): one refresh", 70, {
+      sessions,
+      "refresh requests, fewest in a burst": 1,
+      "refresh requests, most in a burst": 1,
+    }),
+  ]);
 }
 
 describe("evaluateGoals", () => {
   it("reads every goal from a full run, with its baseline, figure and ratio", () => {
     const goals = evaluateGoals(fullRun());
-    expect(goals.map((goal) => goal.status)).toEqual(Array(8).fill("met"));
-    const [reopen, live, nodeCall, viewCall, firstCard, start, idle, sessions] = goals;
+    expect(goals.map((goal) => goal.status)).toEqual(Array(10).fill("met"));
+    const [reopen, live, nodeCall, viewCall, firstCard, start, idle, sessions, call, refresh] =
+      goals;
     expect(reopen?.measure).toContain("200 cards");
     expect(reopen?.now).toContain("first view 800 ms");
     expect(reopen?.ratio).toBe("0.0300×");
@@ -82,6 +105,35 @@ describe("evaluateGoals", () => {
     expect(idle?.now).toBe("85 MiB");
     expect(sessions?.measure).toContain("1000 sessions");
     expect(sessions?.now).toBe("p99 20 ms; 90 KiB RSS per idle session");
+    expect(call?.ratio).toBe("+0.200 ms");
+    expect(refresh?.measure).toContain("100 sessions");
+    expect(refresh?.now).toBe(
+      "refresh requests per burst (expired: 1, refused: 1); expired burst 60 ms, refused 70 ms",
+    );
+  });
+
+  it("counts a signed-in call over a static header's by more than 1 ms as missed", () => {
+    const run = fullRun().map((entry) =>
+      entry.name === "remote-sign-in/call"
+        ? result(entry.name, entry.unit, [
+            row("static Authorization header (baseline)", 2.5),
+            row("signed in with OAuth (the person's bearer)", 3.6),
+          ])
+        : entry,
+    );
+    expect(evaluateGoals(run)[8]).toMatchObject({ status: "missed", ratio: "+1.10 ms" });
+  });
+
+  it("counts a burst with two refreshes, or fewer than 100 sessions, as missed", () => {
+    const twice = fullRun().map((entry) =>
+      entry.name.startsWith("remote-sign-in-refresh/") ? refreshRun(100, 2) : entry,
+    );
+    expect(evaluateGoals(twice)[9]).toMatchObject({ status: "missed" });
+    expect(evaluateGoals(twice)[9]?.now).toContain("expired: 1 to 2, refused: 1");
+    const small = fullRun().map((entry) =>
+      entry.name.startsWith("remote-sign-in-refresh/") ? refreshRun(10, 1) : entry,
+    );
+    expect(evaluateGoals(small)[9]).toMatchObject({ status: "missed" });
   });
 
   it("says missed when a figure is over its goal", () => {

@@ -79,3 +79,4 @@ export {
 export type { RejectionReason, TokenIssuer } from "./servers/bearer-token-check";
 export type { ProtectedToolCall } from "./servers/protected-mcp-tools";
 export { signInWithFetch, type SignInWithFetchOptions } from "./servers/sign-in-with-fetch";
+export { signInThroughTransport } from "./servers/oauth-test-client";
