@@ -16,7 +16,7 @@ import { checkOAuthUrl, type OAuthUrlPolicy } from "./oauth-url-policy";
 import type { ServerGrant } from "./server-grant";
 
 /** The name the host registers under at authorization servers. */
-export const OAUTH_CLIENT_NAME = "mcp-chat-host";
+const OAUTH_CLIENT_NAME = "mcp-chat-host";
 
 /** Options of a {@link PersonOAuthProvider}. */
 export interface PersonOAuthProviderOptions {

@@ -7,12 +7,17 @@
 import { parseCookie, stringifySetCookie } from "cookie";
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
+import {
+  OAUTH_CALLBACK_PATH,
+  OAUTH_CLIENT_METADATA_PATH,
+  OAUTH_START_PATH,
+} from "../oauth/server-sign-in";
 import { sendNoticePage } from "./notice-pages";
 import type { SessionCookies } from "./session-cookie";
 
 const FLOW_LABEL = "server-sign-in.v1";
 /** Where the popup closes itself from (a script of the host's own origin). */
-export const OAUTH_CLOSE_SCRIPT_PATH = "/oauth/close.js";
+const OAUTH_CLOSE_SCRIPT_PATH = "/oauth/close.js";
 
 /** What the routes need of the host's server sign-in service. */
 export interface ServerSignInRoutesPort {
@@ -64,7 +69,7 @@ export function serverSignInRoutes(options: ServerSignInRoutesOptions): Router {
   const starting = (response: Response): void =>
     sendNoticePage(response, 503, "The server is starting", ["Try again in a moment."]);
 
-  router.get("/oauth/start/:flow", async (request: Request, response: Response) => {
+  router.get(`${OAUTH_START_PATH}/:flow`, async (request: Request, response: Response) => {
     response.setHeader("Cache-Control", "no-store");
     const signIn = options.signIn();
     if (signIn === null) return starting(response);
@@ -79,7 +84,7 @@ export function serverSignInRoutes(options: ServerSignInRoutesOptions): Router {
           httpOnly: true,
           // Lax: the authorization server sends the browser back with a top-level GET.
           sameSite: "lax",
-          path: "/oauth/callback",
+          path: OAUTH_CALLBACK_PATH,
           secure: cookies.isSecure,
           maxAge: options.flowSeconds ?? 600,
         }),
@@ -91,7 +96,7 @@ export function serverSignInRoutes(options: ServerSignInRoutesOptions): Router {
     }
   });
 
-  router.get("/oauth/callback", async (request: Request, response: Response) => {
+  router.get(OAUTH_CALLBACK_PATH, async (request: Request, response: Response) => {
     response.setHeader("Cache-Control", "no-store");
     const signIn = options.signIn();
     if (signIn === null) return starting(response);
@@ -112,7 +117,7 @@ export function serverSignInRoutes(options: ServerSignInRoutesOptions): Router {
     }
     response.append(
       "Set-Cookie",
-      stringifySetCookie({ name: cookieName, value: "", path: "/oauth/callback", maxAge: 0 }),
+      stringifySetCookie({ name: cookieName, value: "", path: OAUTH_CALLBACK_PATH, maxAge: 0 }),
     );
     try {
       const { server } = await signIn.finish(params);
@@ -128,7 +133,7 @@ export function serverSignInRoutes(options: ServerSignInRoutesOptions): Router {
       .send("window.close();\n");
   });
 
-  router.get("/oauth/client-metadata.json", (_request: Request, response: Response) => {
+  router.get(OAUTH_CLIENT_METADATA_PATH, (_request: Request, response: Response) => {
     const signIn = options.signIn();
     const metadata = signIn?.clientMetadata() ?? null;
     if (metadata === null) {
