@@ -5,6 +5,8 @@
 // the authorization server offers it, then forgotten). The SDK's `auth()` does the protocol.
 import { createHash, randomBytes } from "node:crypto";
 import { auth, type AuthProvider } from "@modelcontextprotocol/client";
+import { GrantRefresh } from "./grant-refresh";
+import { safeError } from "./oauth-log";
 import type { McpRemoteServerConfig } from "@mcp-chat-host/connection";
 import type { Logger } from "pino";
 import type { SignInStateOutcome } from "../store/host-store";
@@ -12,9 +14,9 @@ import { guardedOAuthFetch } from "./oauth-fetch";
 import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import type { OAuthUrlPolicy } from "./oauth-url-policy";
 import { PersonOAuthProvider } from "./person-oauth-provider";
-import { expiresSoon, type ServerGrant, type ServerGrants } from "./server-grant";
+import type { ServerGrant, ServerGrants } from "./server-grant";
 import { revokeGrant } from "./revoke-grant";
-import { SignInRequired, signInFailure, signInFailureOf } from "./sign-in-errors";
+import { signInFailure, signInFailureOf } from "./sign-in-errors";
 
 /** Where the authorization server sends the person back, on the host's origin. */
 export const OAUTH_CALLBACK_PATH = "/oauth/callback";
@@ -77,19 +79,34 @@ function digestOf(label: string, value: string): string {
 
 /** Signing people in to remote MCP servers, for the whole host. */
 export class ServerSignIn {
-  readonly #refreshing = new Map<string, Promise<ServerGrant | null>>();
-  /** How many times each person's grant for each server changed here, so bearers read it again. */
-  readonly #generations = new Map<string, number>();
+  readonly #refresh: GrantRefresh;
 
-  constructor(private readonly options: ServerSignInOptions) {}
+  constructor(private readonly options: ServerSignInOptions) {
+    this.#refresh = new GrantRefresh({
+      grants: options.grants,
+      now: options.now,
+      logger: options.logger,
+      providerFor: (entry, grant, persist) => this.#provider(entry, grant, persist),
+      fetchFor: (entry) => this.#fetch(entry),
+      changed: (userId, server) => this.#changed(userId, server),
+    });
+  }
 
   /**
    * Notes that a person's grant changed (here or, told by the cluster, on another node): every
    * bearer of it reads the grant from the store again before its next request.
    */
   noteChanged(userId: string, server: string): void {
-    const key = `${userId}\n${server}`;
-    this.#generations.set(key, (this.#generations.get(key) ?? 0) + 1);
+    this.#refresh.noteChanged(userId, server);
+  }
+
+  /**
+   * The bearer a person's connection to a server sends (see {@link GrantRefresh.bearer}).
+   *
+   * @throws {SignInRequired} (from the transport's requests) when the person must sign in.
+   */
+  bearer(userId: string, entry: McpRemoteServerConfig): AuthProvider {
+    return this.#refresh.bearer(userId, entry);
   }
 
   #changed(userId: string, server: string): void {
@@ -106,112 +123,6 @@ export class ServerSignIn {
   get clientMetadataUrl(): string | undefined {
     const origin = this.options.origin();
     return origin.startsWith("https:") ? `${origin}${OAUTH_CLIENT_METADATA_PATH}` : undefined;
-  }
-
-  /**
-   * The bearer a person's connection to a server sends: the stored access token, refreshed first
-   * when it expires within a minute; on a 401, refreshed once (across the cluster) and tried again.
-   *
-   * @throws {SignInRequired} (from the transport's requests) when the person must sign in.
-   */
-  bearer(userId: string, entry: McpRemoteServerConfig): AuthProvider {
-    let held: ServerGrant | null | undefined;
-    let heldGeneration = -1;
-    const key = `${userId}\n${entry.name}`;
-    return {
-      token: async () => {
-        const generation = this.#generations.get(key) ?? 0;
-        if (held === undefined || heldGeneration !== generation) {
-          held = await this.options.grants.load(userId, entry.name);
-          heldGeneration = generation;
-        }
-        if (held?.tokens !== undefined && expiresSoon(held, this.options.now())) {
-          held = await this.refresh(userId, entry, held.tokens.access_token);
-        }
-        return held?.tokens?.access_token;
-      },
-      onUnauthorized: async () => {
-        const sent = held?.tokens?.access_token;
-        const before = held;
-        held =
-          sent === undefined
-            ? await this.options.grants.load(userId, entry.name)
-            : await this.refresh(userId, entry, sent);
-        if (held?.tokens === undefined) {
-          throw new SignInRequired(
-            entry.name,
-            before?.tokens === undefined && sent === undefined ? "never" : "ended",
-          );
-        }
-      },
-    };
-  }
-
-  /**
-   * Gets a new access token for the person's grant, once: concurrent callers in this process share
-   * one attempt, and the store's lock makes other nodes wait and then read the refreshed grant.
-   *
-   * @param stale - the access token that was refused or is expiring.
-   * @returns the grant after the refresh, or null when the person must sign in again.
-   */
-  refresh(
-    userId: string,
-    entry: McpRemoteServerConfig,
-    stale: string | undefined,
-  ): Promise<ServerGrant | null> {
-    const key = `${userId}\n${entry.name}`;
-    const running = this.#refreshing.get(key);
-    if (running !== undefined) return running;
-    const attempt = this.options.grants
-      .locked(userId, entry.name, () => this.#refreshHeld(userId, entry, stale))
-      .finally(() => this.#refreshing.delete(key));
-    this.#refreshing.set(key, attempt);
-    return attempt;
-  }
-
-  async #refreshHeld(
-    userId: string,
-    entry: McpRemoteServerConfig,
-    stale: string | undefined,
-  ): Promise<ServerGrant | null> {
-    const { grants, now, logger } = this.options;
-    const current = await grants.load(userId, entry.name);
-    if (current?.tokens === undefined) return null;
-    // Another session or node refreshed while this one waited for the lock.
-    if (current.tokens.access_token !== stale && !expiresSoon(current, now())) return current;
-    if (current.tokens.refresh_token === undefined) {
-      await this.#forgetTokens(userId, entry.name);
-      return null;
-    }
-    const provider = this.#provider(entry, current, async (grant) =>
-      grants.save(userId, entry.name, grant),
-    );
-    let outcome: "AUTHORIZED" | "REDIRECT";
-    try {
-      outcome = await auth(provider, { serverUrl: entry.url, fetchFn: this.#fetch(entry) });
-    } catch (error) {
-      logger.warn(
-        { server: entry.name, user: userId, err: safeError(error) },
-        "A server sign-in could not be renewed.",
-      );
-      outcome = "REDIRECT";
-    }
-    if (outcome === "AUTHORIZED" && provider.grant.tokens !== undefined) {
-      logger.info({ server: entry.name, user: userId }, "A server sign-in was renewed.");
-      return provider.grant;
-    }
-    await this.#forgetTokens(userId, entry.name);
-    return null;
-  }
-
-  /** Forgets a grant that can no longer be used, and tells the person's sessions. */
-  async #forgetTokens(userId: string, server: string): Promise<void> {
-    await this.options.grants.delete(userId, server);
-    this.options.logger.info(
-      { server, user: userId },
-      "A server sign-in ended; the person must connect again.",
-    );
-    this.#changed(userId, server);
   }
 
   /**
@@ -382,11 +293,6 @@ export class ServerSignIn {
     };
   }
 
-  /** The state a flow's callback must carry (for the flow's browser cookie). */
-  static stateDigest(state: string): string {
-    return digestOf("server-sign-in.browser", state);
-  }
-
   /**
    * Disconnects the person from a server: revokes the refresh (and access) token where the
    * authorization server has a revocation endpoint, then forgets the grant.
@@ -468,11 +374,4 @@ export class ServerSignIn {
 function withoutTokens(grant: ServerGrant): ServerGrant {
   const { tokens: _tokens, obtainedAt: _obtained, ...rest } = grant;
   return rest;
-}
-
-/** An error for the log: its name and message, never a token-bearing body. */
-function safeError(error: unknown): { name: string; message: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message.slice(0, 300) }
-    : { name: "unknown", message: String(error).slice(0, 300) };
 }
