@@ -22,7 +22,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import type { HostServerOptions } from "../src/host-server-options";
 import type { SocketRequestError } from "../src/testing";
-import { exchange, headerUsers, startHost, type TestClient, type TestHost } from "./harness";
+import {
+  exchange,
+  headerUsers,
+  openCard,
+  startHost,
+  type TestClient,
+  type TestHost,
+} from "./harness";
 
 let authorization: RunningOAuthAuthorizationServer;
 let notes: RunningProtectedMcpServer;
@@ -373,4 +380,36 @@ describe("two nodes on one database", () => {
     );
     expect(refreshes.map((request) => request.status)).toEqual([200]);
   }, 60_000);
+});
+
+describe("a card of a server whose sign-in ended", () => {
+  it("says the person must sign in again instead of breaking", async () => {
+    const host = await notesHost();
+    const ada = await tabOf(host, "ada");
+    await stateOf(ada, "needs-sign-in");
+    const listed = ada.next("chat:tools", ({ tools }) =>
+      tools.some((tool) => tool.name === "whoami"),
+    );
+    await connectThroughBrowser(ada, "ada");
+    await listed;
+    const card = await openCard(ada, "chat-1", "whoami");
+    await ada.value("card:attach", { instanceId: card.instanceId });
+    expect(
+      await ada.request("card:call-tool", {
+        instanceId: card.instanceId,
+        name: "whoami",
+        arguments: {},
+      }),
+    ).toMatchObject({ ok: true });
+
+    await ada.value("server:disconnect", { name: "notes" });
+    await stateOf(ada, "needs-sign-in");
+    const refused = await ada.request("card:call-tool", {
+      instanceId: card.instanceId,
+      name: "whoami",
+      arguments: {},
+    });
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.ok ? "" : refused.error.message).toContain('Sign in to "notes"');
+  });
 });
