@@ -22,6 +22,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import type { HostServerOptions } from "../src/host-server-options";
 import type { SocketRequestError } from "../src/testing";
+import { rawRequest } from "../src/testing/http-layer-support";
 import {
   exchange,
   headerUsers,
@@ -411,5 +412,28 @@ describe("a card of a server whose sign-in ended", () => {
     });
     expect(refused).toMatchObject({ ok: false });
     expect(refused.ok ? "" : refused.error.message).toContain('Sign in to "notes"');
+  });
+});
+
+describe("the host's Client ID Metadata Document", () => {
+  it("is served on an https public origin, naming the callback there, and not on plain http", async () => {
+    const secure = await notesHost({ publicOrigin: "https://chat.example.test" });
+    const answer = await rawRequest(secure.port, "/oauth/client-metadata.json", {
+      headers: { host: "chat.example.test" },
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      client_id: "https://chat.example.test/oauth/client-metadata.json",
+      client_name: "mcp-chat-host",
+      redirect_uris: ["https://chat.example.test/oauth/callback"],
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "none",
+      application_type: "web",
+    });
+    const plain = await notesHost();
+    const none = await rawRequest(plain.port, "/oauth/client-metadata.json", {
+      headers: { host: `127.0.0.1:${plain.port}` },
+    });
+    expect(none.status).toBe(404);
   });
 });
