@@ -5,10 +5,11 @@
 // name that changes its answer afterwards (DNS rebinding) still reaches only that address.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
+import type { McpRemoteServerConfig } from "@mcp-chat-host/connection";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { Agent, fetch as undiciFetch } from "undici";
 import { isNonPublicAddress } from "../oauth/oauth-url-policy";
-import type { ConnectorPolicy } from "./connectors-config";
+import type { ConnectorPolicy } from "../session/connector-policy";
 
 /** A connector's address the host refuses, with the sentence the person reads. */
 export class ConnectorUrlRefused extends Error {
@@ -138,4 +139,17 @@ export function pinnedFetch(checked: CheckedConnectorUrl): {
       dispatcher: agent,
     })) as unknown as FetchLike;
   return { fetch, close: () => agent.close() };
+}
+
+/**
+ * The server entry of a person's connector: a remote server with no headers of the operator's,
+ * opened per session with the person's own sign-in (the same entry wherever it is built, so the
+ * sign-in callback and the session agree on it).
+ *
+ * @param name - the connector's name.
+ * @param url - its checked address.
+ * @returns the entry.
+ */
+export function connectorEntry(name: string, url: string): McpRemoteServerConfig {
+  return { kind: "remote", name, url, headers: {}, allowHttp: false, share: "conversation" };
 }

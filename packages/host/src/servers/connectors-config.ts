@@ -2,6 +2,7 @@
 // (connectors), and which addresses they may add. Off unless the operator sets it: a server a
 // person names is reached from the host's network, so the operator lists what may be reached.
 import type { McpConfig } from "@mcp-chat-host/connection";
+import type { ConnectorPolicy } from "../session/connector-policy";
 
 /** One `allow` pattern, compiled. */
 interface AllowPattern {
@@ -14,16 +15,6 @@ interface AllowPattern {
   /** The exact path, or (ending in `/`) the prefix every path must start with. */
   path: string;
   anyPath: boolean;
-}
-
-/** What the operator allows people to add. */
-export interface ConnectorPolicy {
-  /** The `allow` patterns as written. */
-  patterns: string[];
-  /** Whether `http:` to a loopback address is accepted (development and tests). */
-  allowLoopback: boolean;
-  /** Whether a URL matches one of the patterns (scheme, host, port and path). */
-  allows(url: URL): boolean;
 }
 
 function mistake(what: string): Error {
