@@ -105,6 +105,8 @@ export class PersonConnectors {
     }
     const name = this.#nameFor(checked.url);
     const { services, user } = this.context;
+    // Saved with the person: their record may not exist before their first conversation.
+    await services.store.ensureUser(user.id);
     await services.store.saveConnector({
       userId: user.id,
       name,
