@@ -56,7 +56,15 @@ export class PersonConnectors {
     const policy = this.context.services.connectors;
     if (policy === undefined || this.signIn === undefined) return;
     const { services, user, logger } = this.context;
-    for (const record of await services.store.listConnectors(user.id)) {
+    const records = await services.store.listConnectors(user.id).catch((error: unknown) => {
+      logger.warn({ err: error }, "A person's servers could not be read.");
+      this.context.emit("notice", {
+        level: "warning",
+        message: "Your own servers could not be read, so they are left out; reload to try again.",
+      });
+      return [];
+    });
+    for (const record of records) {
       try {
         await this.#attach(record.name, await checkConnectorUrl(record.url, policy));
       } catch (error) {
