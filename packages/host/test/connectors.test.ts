@@ -139,6 +139,15 @@ describe("servers a person adds", () => {
       "The address carries a user name or password; remove them, since you sign in to the server after adding it.",
     );
     expect(await host.server.store.listConnectors("ada")).toEqual([]);
+
+    // Two servers on one host get names of their own, after the host.
+    expect((await ada.value("connector:add", { url: notes.url })).name).toBe("127.0.0.1");
+    const other = await ada.value("connector:add", { url: `${notes.url}/other` });
+    expect(other).toMatchObject({ name: "127.0.0.1-2", connector: true });
+    expect((await host.server.store.listConnectors("ada")).map(({ name }) => name)).toEqual([
+      "127.0.0.1",
+      "127.0.0.1-2",
+    ]);
   });
 
   it("are signed in to, used in the chat, the person's alone, kept across a restart, and removed with their grant", async () => {

@@ -152,6 +152,13 @@ export class PersonConnectors {
     }
   }
 
+  /** Ends the connectors' pinned connections (when the session ends, after its sources closed). */
+  async close(): Promise<void> {
+    const attached = [...this.#attached.values()];
+    this.#attached.clear();
+    await Promise.allSettled(attached.map((connector) => connector.close()));
+  }
+
   /** Registers the connector's source in the session and adds it to every chat. */
   async #attach(name: string, checked: CheckedConnectorUrl): Promise<void> {
     const { sources, chats, hooks, user, logger } = this.context;
