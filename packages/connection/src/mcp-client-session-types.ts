@@ -1,6 +1,7 @@
 // The options, states and close listeners of an McpClientSession.
 import type {
   AuthProvider,
+  FetchLike,
   ClientCapabilities,
   ElicitRequestParams,
   ElicitResult,
@@ -32,6 +33,11 @@ export interface McpClientSessionOptions {
    * with OAuth (the host's per-person provider). Static `headers` of the entry are sent as well.
    */
   authProvider?: AuthProvider;
+  /**
+   * The fetch a remote server's requests go through (default: the global one): the host gives a
+   * person's connector one pinned to the address its name resolved to when it was checked.
+   */
+  fetch?: FetchLike;
   /**
    * Answers the server's questions to the person (`elicitation/create`, and the 2026-07-28
    * `inputRequired` rounds, which the SDK answers through the same handler). With it, the client

@@ -44,4 +44,20 @@ describe("connectRemote", () => {
     });
     await expect(failure).rejects.toMatchObject({ status: 401 });
   });
+
+  it("sends every request through the endpoint's fetch when it has one", async () => {
+    const fetched: string[] = [];
+    const fetch = (input: string | URL, init?: RequestInit) => {
+      fetched.push(`${init?.method ?? "GET"} ${String(input)}`);
+      return Promise.resolve(new Response(null, { status: 202 }));
+    };
+    await connectRemote({ url: "http://pinned.invalid/mcp", fetch }, async (transport) => {
+      await transport.start();
+      await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await transport.close();
+    });
+    // The POST, and the GET of the server's event stream the SDK opens after `initialized`.
+    expect(fetched[0]).toBe("POST http://pinned.invalid/mcp");
+    expect(fetched.every((request) => request.endsWith(" http://pinned.invalid/mcp"))).toBe(true);
+  });
 });

@@ -6,6 +6,7 @@ import {
   SdkHttpError,
   StreamableHTTPClientTransport,
   type AuthProvider,
+  type FetchLike,
   type Transport,
 } from "@modelcontextprotocol/client";
 
@@ -22,6 +23,11 @@ export interface RemoteEndpoint {
    * the person must sign in), for a server that signs people in with OAuth.
    */
   authProvider?: AuthProvider | undefined;
+  /**
+   * The fetch every request of the transport goes through (a person's connector: one whose
+   * connections are pinned to the address its name resolved to when it was checked).
+   */
+  fetch?: FetchLike | undefined;
 }
 
 /**
@@ -37,13 +43,15 @@ function createRemoteTransport(kind: RemoteTransportKind, endpoint: RemoteEndpoi
   // A 403 insufficient_scope is thrown to the caller, who asks the person for the wider scope:
   // the transport must never start an authorization flow on its own.
   const auth = endpoint.authProvider === undefined ? {} : { authProvider: endpoint.authProvider };
+  const fetch = endpoint.fetch === undefined ? {} : { fetch: endpoint.fetch };
   return kind === "streamable-http"
     ? new StreamableHTTPClientTransport(url, {
         requestInit,
         ...auth,
+        ...fetch,
         onInsufficientScope: "throw",
       })
-    : new SSEClientTransport(url, { requestInit, ...auth });
+    : new SSEClientTransport(url, { requestInit, ...auth, ...fetch });
 }
 
 /**

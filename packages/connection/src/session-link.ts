@@ -5,6 +5,7 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type AuthProvider,
+  type FetchLike,
   type ClientCapabilities,
   type ElicitRequestParams,
   type ElicitResult,
@@ -38,6 +39,8 @@ export interface SessionLinkOptions {
   onError?: ((error: Error) => void) | undefined;
   cwd?: string | undefined;
   authProvider?: AuthProvider | undefined;
+  /** The fetch a remote server's requests go through (default: the global one). */
+  fetch?: FetchLike | undefined;
   /** Answers `elicitation/create`; with it the client declares the `elicitation` capability. */
   onElicitation?:
     ((request: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>) | undefined;
@@ -135,7 +138,11 @@ export class SessionLink {
       await this.createClient().connect(this.guard(this.stdio), connectOptions);
       return;
     }
-    const endpoint = { ...this.entry, authProvider: this.options.authProvider };
+    const endpoint = {
+      ...this.entry,
+      authProvider: this.options.authProvider,
+      fetch: this.options.fetch,
+    };
     const { kind } = await connectRemote(endpoint, async (transport, kind) => {
       this.currentKind = kind;
       this.streamableHttp =

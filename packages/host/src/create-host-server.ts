@@ -34,6 +34,7 @@ import { setUpMetrics } from "./server/metrics-setup";
 import { startTracing, type RunningTracing } from "./telemetry/tracing";
 import { signInEntry } from "./oauth/sign-in-eligibility";
 import { wireServerSignIn, type SignInWiring } from "./servers/sign-in-wiring";
+import { connectorsFromConfig } from "./servers/connectors-config";
 
 /** The socket server's cross-node side (its server-side events), for the sign-in news. */
 interface ServerSideEvents {
@@ -118,6 +119,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
     async listen(listenOptions = {}) {
       config = await loadConfig();
       const liveViews = liveViewsFromConfig(config);
+      const connectors = connectorsFromConfig(config);
       // The code's `pageCallRate` wins over the file's `host.pageCalls`, field by field.
       const pageCalls = pageCallsFromConfig(config) ?? defaultPageCallRate;
       const limiter = new RateLimiter({
@@ -178,6 +180,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       signInWiring = wireServerSignIn({
         config,
         store,
+        connectors: connectors !== undefined,
         credentialKeys: options.oauthCredentialKeys ?? env["OAUTH_CREDENTIAL_KEYS"],
         allowLoopback: options.oauthAllowLoopback,
         origin: () => http.urls.host,
@@ -197,6 +200,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
         logger,
         configured,
         ...(signInWiring === undefined ? {} : { serverSignIn: signInWiring.signIn }),
+        ...(connectors === undefined ? {} : { connectors }),
         processSources,
         sandboxFor: (source, meta, pageHost) =>
           http.urls.sandboxPlacement(source, pageHost, {

@@ -246,6 +246,7 @@ export class HostSession implements Session {
       }
     }
     await this.context.sources.closeAll();
+    await this.servers.connectors.close();
   }
 }
 

@@ -41,7 +41,11 @@ export class SessionRegistry {
       return existing.session;
     }
     const session = new HostSession(key, user, this.services);
-    const setup = Promise.resolve().then(() => this.setup(session));
+    // The person's own servers join the chats the session function made, before any tab
+    // attaches a card.
+    const setup = Promise.resolve()
+      .then(() => this.setup(session))
+      .then(() => session.servers.connectors.load());
     const entry = { session, setup, timer: null, sockets: 1 };
     this.#sessions.set(key, entry);
     try {

@@ -42,6 +42,10 @@ export interface ClientEventValues {
   /** `authorizationUrl`: open it for the person; `connected`: the server needed no sign-in. */
   "server:connect": { authorizationUrl: string } | { connected: true };
   "server:disconnect": { disconnected: true; revoked: boolean };
+  /** `allowed`: the person may add servers; `patterns`: the addresses the operator allows. */
+  "connectors:policy": { allowed: boolean; patterns: string[] };
+  "connector:add": ServerStatus;
+  "connector:remove": { removed: true };
   "elicitation:answer": Record<string, never>;
   "prompts:list": ChatPrompt[];
   "prompt:get": { text: string };

@@ -157,6 +157,15 @@ export const clientEventSchemas = {
   "server:connect": z.object({ name: z.string().min(1).max(200) }).strict(),
   /** Forgets (and, where the server offers it, revokes) the person's grant for a server. */
   "server:disconnect": z.object({ name: z.string().min(1).max(200) }).strict(),
+  /**
+   * Whether the person may add servers of their own (connectors) here, and the address patterns
+   * the operator allows (`host.connectors`).
+   */
+  "connectors:policy": z.object({}).strict(),
+  /** Adds a remote MCP server for this person only; answered with its status (often `needs-sign-in`). */
+  "connector:add": z.object({ url: z.string().min(1).max(2_000) }).strict(),
+  /** Removes one of the person's own servers: its grant is revoked and forgotten, its tools leave. */
+  "connector:remove": z.object({ name: z.string().min(1).max(200) }).strict(),
   /** The person's answer to a server's question (`elicitation:request`). */
   "elicitation:answer": z
     .object({

@@ -35,6 +35,8 @@ export const serverStatusSchema = z.object({
   issuer: z.string().optional(),
   /** When the connection was made (ms since the epoch), when connected with OAuth. */
   connectedAt: z.number().optional(),
+  /** Set for a server the person added themselves (a connector), which they may remove. */
+  connector: z.literal(true).optional(),
 });
 
 /** One MCP server of the person's, as the servers panel lists it. */

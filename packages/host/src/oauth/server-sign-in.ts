@@ -215,18 +215,22 @@ export class ServerSignIn {
    * the grant is sealed and kept.
    *
    * @param params - the callback's query.
-   * @param entryOf - the server configuration by name (the flow names it).
+   * @param entryOf - the server configuration by name (the flow names it) and the person whose
+   *   flow it is (a server they added themselves is theirs alone).
    * @returns whose sign-in to which server finished.
    * @throws {ServerSignInError} with the sentence for the person.
    */
   async finish(
     params: URLSearchParams,
-    entryOf: (server: string) => McpRemoteServerConfig | undefined,
+    entryOf: (
+      server: string,
+      userId: string,
+    ) => McpRemoteServerConfig | undefined | Promise<McpRemoteServerConfig | undefined>,
   ): Promise<FinishedSignIn> {
     const state = params.get("state");
     if (state === null || state === "") throw signInFailure("unknown-state");
     const flow = await this.#take("server-sign-in.state", state);
-    const entry = entryOf(flow.server);
+    const entry = await entryOf(flow.server, flow.userId);
     if (entry === undefined) throw signInFailure("unknown-state", flow.server);
     const error = params.get("error");
     if (error !== null) {

@@ -11,18 +11,22 @@ import { ServerSignInError } from "../oauth/sign-in-errors";
 import { signInEntry } from "../oauth/sign-in-eligibility";
 import type { SessionContext } from "../session/session-context";
 import { signInRequiredIn, sourceAttachFailure } from "../sources/source-attach-failure";
+import { notAConnector, PersonConnectors } from "./person-connectors";
 
 /** The person's servers in one session. */
 export class PersonServers {
   /** Servers whose sign-in the person started here and has not finished. */
   readonly #signingIn = new Set<string>();
   #announcing = false;
+  /** The servers the person added themselves. */
+  readonly connectors: PersonConnectors;
 
   constructor(
     private readonly context: SessionContext,
     private readonly tools: ChatToolLists,
     private readonly signIn: ServerSignIn | undefined,
   ) {
+    this.connectors = new PersonConnectors(context, tools, signIn);
     context.sources.onChange(() => this.#announceSoon());
   }
 
@@ -37,13 +41,15 @@ export class PersonServers {
   }
 
   async #status(name: string, granted: boolean): Promise<ServerStatus> {
-    const entry = this.context.services.configured.entry(name);
+    const connector = this.connectors.entry(name);
+    const entry = connector ?? this.context.services.configured.entry(name);
     const signInTo = this.signIn === undefined ? undefined : signInEntry(entry);
     const status: ServerStatus = {
       name,
       remote: entry?.kind === "remote",
       signIn: signInTo !== undefined,
       state: "idle",
+      ...(connector === undefined ? {} : { connector: true as const }),
     };
     const source = this.context.sources.state(name);
     let state: ServerState = source.state === "failed" ? "failed" : source.state;
@@ -107,6 +113,37 @@ export class PersonServers {
   }
 
   /**
+   * Adds a server of the person's own (a connector, `host.connectors`).
+   *
+   * @returns its status (usually `needs-sign-in` once its chats tried it).
+   * @throws {HostError} `refused` with the sentence saying why it was not added.
+   */
+  async addConnector(url: string): Promise<ServerStatus> {
+    const name = await this.connectors.add(url);
+    this.#announceSoon();
+    const servers = await this.list();
+    return servers.find((server) => server.name === name) ?? (await this.#status(name, false));
+  }
+
+  /**
+   * Removes a server the person added: their grant is revoked (where the server offers it) and
+   * forgotten, the connector is deleted and its tools leave the chats.
+   *
+   * @throws {HostError} `not_found` for a name that is not one of the person's connectors.
+   */
+  async removeConnector(name: string): Promise<{ removed: true }> {
+    const entry = this.connectors.entry(name);
+    if (entry === undefined || this.signIn === undefined) throw notAConnector(name);
+    this.#signingIn.delete(name);
+    await this.signIn.disconnect(this.context.user.id, entry).catch((error: unknown) => {
+      this.context.logger.warn({ err: error, server: name }, "A removed server's grant stayed.");
+    });
+    await this.connectors.remove(name);
+    this.#announceSoon();
+    return { removed: true };
+  }
+
+  /**
    * The person's grant for a server changed (here or on another node): the session's connection
    * to it is dropped, and the chats that use it list their tools again.
    */
@@ -142,7 +179,8 @@ export class PersonServers {
   }
 
   #entry(name: string) {
-    const entry = signInEntry(this.context.services.configured.entry(name));
+    const entry =
+      this.connectors.entry(name) ?? signInEntry(this.context.services.configured.entry(name));
     if (entry === undefined || this.signIn === undefined) {
       throw new HostError(
         "bad_request",

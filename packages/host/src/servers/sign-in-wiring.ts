@@ -12,6 +12,7 @@ import { ServerSignIn } from "../oauth/server-sign-in";
 import { signInEntry } from "../oauth/sign-in-eligibility";
 import type { ServerSignInRoutesPort } from "../server/server-sign-in-routes";
 import type { HostStore } from "../store/host-store";
+import { connectorEntry } from "./connector-url";
 
 /** The event nodes tell each other a person's grant changed with. */
 const GRANT_CHANGED_EVENT = "cluster:server-grant-changed";
@@ -28,6 +29,8 @@ export interface SignInWiringOptions {
   store: HostStore;
   /** The operator's keys in their written form (`id:base64`, comma-separated, sealing key first). */
   credentialKeys: string | undefined;
+  /** Whether people may add servers of their own (`host.connectors`): they sign in to those. */
+  connectors: boolean;
   /** Accept authorization servers on loopback for any server (development). */
   allowLoopback: boolean | undefined;
   /** The host's canonical origin, once listening. */
@@ -47,14 +50,16 @@ export interface SignInWiring {
 }
 
 /**
- * Sets up server sign-in, when a configured server takes one.
+ * Sets up server sign-in, when a configured server takes one or people may add servers.
  *
  * @returns the service and the routes' port, or undefined when no server is signed in to.
  * @throws {CredentialSealError} for keys that are not well formed.
  */
 export function wireServerSignIn(options: SignInWiringOptions): SignInWiring | undefined {
   const entries = Object.values(options.config?.servers ?? {});
-  if (!entries.some((entry) => signInEntry(entry) !== undefined)) return undefined;
+  if (!options.connectors && !entries.some((entry) => signInEntry(entry) !== undefined)) {
+    return undefined;
+  }
   const { logger } = options;
   let keys: SealKey[];
   if (options.credentialKeys === undefined || options.credentialKeys.trim() === "") {
@@ -91,7 +96,17 @@ export function wireServerSignIn(options: SignInWiringOptions): SignInWiring | u
     logger,
     now: options.now,
   });
-  const entryOf = (name: string) => signInEntry(options.config?.servers[name]);
+  // A configured server, or one the person whose flow it is added (read from the store, so the
+  // callback may reach any node).
+  const entryOf = async (name: string, userId: string) => {
+    const configured = options.config?.servers[name];
+    if (configured !== undefined) return signInEntry(configured);
+    if (!options.connectors) return undefined;
+    const found = (await options.store.listConnectors(userId)).find(
+      (connector) => connector.name === name,
+    );
+    return found === undefined ? undefined : connectorEntry(found.name, found.url);
+  };
   return {
     signIn,
     routes: {

@@ -5,6 +5,7 @@ import type { AuditLog } from "../audit/audit-log";
 import type { HostStore } from "../store/host-store";
 import type { ServerSignIn } from "../oauth/server-sign-in";
 import type { HostMetrics } from "../telemetry/host-metrics";
+import type { ConnectorPolicy } from "./connector-policy";
 import type { ConfiguredSources, ProcessSources } from "./session-sources";
 
 /** Where a card's view is shown: its source's sandbox origin and the proxy page URL there. */
@@ -30,6 +31,8 @@ export interface SessionServices {
   configured: ConfiguredSources;
   /** People's own sign-ins to remote MCP servers (absent: no configured server takes one). */
   serverSignIn?: ServerSignIn;
+  /** What people may add as servers of their own (`host.connectors`); absent: nothing. */
+  connectors?: ConnectorPolicy;
   processSources: ProcessSources;
   /**
    * Where a source's views are shown.

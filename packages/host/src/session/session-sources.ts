@@ -122,6 +122,19 @@ export class SessionSources {
     await source?.close();
   }
 
+  /**
+   * Closes a source of the session's own and unregisters it (a connector the person removed):
+   * its key is free again and a card that still names it finds no source.
+   */
+  async forget(key: string): Promise<void> {
+    const registered = this.#byKey.get(key);
+    if (registered === undefined || registered.shared) return;
+    this.#byKey.delete(key);
+    for (const listener of this.#changeListeners) listener(key);
+    const source = await registered.opening?.catch(() => null);
+    await source?.close();
+  }
+
   #setState(key: string, registered: Registered, state: SourceState): void {
     registered.state = state;
     for (const listener of this.#changeListeners) listener(key);

@@ -125,6 +125,9 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
   "servers:list": (_payload, session) => session.servers.list(),
   "server:connect": (payload, session) => session.servers.connect(payload.name),
   "server:disconnect": (payload, session) => session.servers.disconnect(payload.name),
+  "connectors:policy": (_payload, session) => session.servers.connectors.policy(),
+  "connector:add": (payload, session) => session.servers.addConnector(payload.url),
+  "connector:remove": (payload, session) => session.servers.removeConnector(payload.name),
   "elicitation:answer": (payload, session) => {
     session.context.elicitations.answer(payload.elicitationId, payload);
     return {};

@@ -25,6 +25,7 @@ import type {
   ConversationRecord,
   MessageRecord,
   ServerGrantRecord,
+  ConnectorRecord,
   UserRecord,
 } from "./store-records";
 
@@ -155,6 +156,13 @@ export interface HostStore {
    * a refresh token is redeemed once however many sessions need a new access token at once.
    */
   withServerGrantLock<T>(userId: string, server: string, work: () => Promise<T>): Promise<T>;
+
+  /** The remote MCP servers a person added themselves (connectors), by name. */
+  listConnectors(userId: string): Promise<ConnectorRecord[]>;
+  /** Keeps (replaces) one of a person's connectors. */
+  saveConnector(connector: ConnectorRecord): Promise<void>;
+  /** Forgets one of a person's connectors; true when there was one. */
+  deleteConnector(userId: string, name: string): Promise<boolean>;
 
   /** Saves (inserts or replaces) a card's descriptor. Throws `not_found` when the conversation is missing. */
   saveCard(card: NewCard): Promise<CardRecord>;

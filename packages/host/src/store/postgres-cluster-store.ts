@@ -5,6 +5,7 @@ import type {
   MessageRecord,
   NewAudit,
   ServerGrantRecord,
+  ConnectorRecord,
   SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
@@ -135,6 +136,43 @@ export abstract class PostgresClusterStore {
         [userId],
       );
       return result.rows.map((row) => row.server);
+    });
+  }
+
+  listConnectors(userId: string): Promise<ConnectorRecord[]> {
+    return this.read({ what: "Your added servers could not be listed" }, async (db) => {
+      const result = await db.query<{ name: string; url: string; created_at: string }>(
+        "SELECT name, url, created_at FROM person_connectors WHERE user_id = $1 ORDER BY name",
+        [userId],
+      );
+      return result.rows.map((row) => ({
+        userId,
+        name: row.name,
+        url: row.url,
+        createdAt: Number(row.created_at),
+      }));
+    });
+  }
+
+  saveConnector(connector: ConnectorRecord): Promise<void> {
+    return this.write({ what: "The server could not be added" }, async (db) => {
+      requireText(connector.name, "A server's name");
+      requireText(connector.url, "A server's address");
+      await db.query(
+        `INSERT INTO person_connectors (user_id, name, url, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, name) DO UPDATE SET url = excluded.url, created_at = excluded.created_at`,
+        [connector.userId, connector.name, connector.url, this.time(connector.createdAt)],
+      );
+    });
+  }
+
+  deleteConnector(userId: string, name: string): Promise<boolean> {
+    return this.write({ what: "The server could not be removed" }, async (db) => {
+      const result = await db.query(
+        "DELETE FROM person_connectors WHERE user_id = $1 AND name = $2",
+        [userId, name],
+      );
+      return (result.rowCount ?? 0) > 0;
     });
   }
 

@@ -170,6 +170,19 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description: "person_connectors: the remote MCP servers each person added themselves",
+    sql: `
+      CREATE TABLE person_connectors (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        url TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, name)
+      );
+    `,
+  },
 ];
 
 /** Postgres step 3 (SQLite's step 6): each message of the old shape gets its parts rewritten. */

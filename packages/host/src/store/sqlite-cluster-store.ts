@@ -6,6 +6,7 @@ import type {
   MessageRecord,
   NewAudit,
   ServerGrantRecord,
+  ConnectorRecord,
   SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
@@ -178,6 +179,39 @@ export abstract class SqliteClusterStore {
         .all(userId)
         .map((row) => row.server),
     );
+  }
+
+  listConnectors(userId: string): Promise<ConnectorRecord[]> {
+    return this.attempt({ what: "Your added servers could not be listed" }, () =>
+      this.database
+        .prepare<[string], { name: string; url: string; created_at: number }>(
+          "SELECT name, url, created_at FROM person_connectors WHERE user_id = ? ORDER BY name",
+        )
+        .all(userId)
+        .map((row) => ({ userId, name: row.name, url: row.url, createdAt: row.created_at })),
+    );
+  }
+
+  saveConnector(connector: ConnectorRecord): Promise<void> {
+    return this.inTransaction({ what: "The server could not be added" }, () => {
+      requireText(connector.name, "A server's name");
+      requireText(connector.url, "A server's address");
+      this.database
+        .prepare(
+          `INSERT INTO person_connectors (user_id, name, url, created_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (user_id, name) DO UPDATE SET url = excluded.url, created_at = excluded.created_at`,
+        )
+        .run(connector.userId, connector.name, connector.url, this.time(connector.createdAt));
+    });
+  }
+
+  deleteConnector(userId: string, name: string): Promise<boolean> {
+    return this.inTransaction({ what: "The server could not be removed" }, () => {
+      const result = this.database
+        .prepare("DELETE FROM person_connectors WHERE user_id = ? AND name = ?")
+        .run(userId, name);
+      return result.changes > 0;
+    });
   }
 
   async withServerGrantLock<T>(userId: string, server: string, work: () => Promise<T>): Promise<T> {

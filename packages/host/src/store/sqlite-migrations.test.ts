@@ -39,6 +39,7 @@ describe("migrate", () => {
       "conversations",
       "leases",
       "messages",
+      "person_connectors",
       "server_grants",
       "sign_in_states",
       "sign_in_tokens",

@@ -201,6 +201,21 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    description: "person_connectors: the remote MCP servers each person added themselves",
+    up(database) {
+      database.exec(`
+        CREATE TABLE person_connectors (
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          url TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          PRIMARY KEY (user_id, name)
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

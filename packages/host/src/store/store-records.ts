@@ -229,6 +229,16 @@ export interface AuditRecord {
   approval?: AuditApproval;
 }
 
+/** A remote MCP server one person added for themselves (a connector). */
+export interface ConnectorRecord {
+  userId: string;
+  /** The connector's name, unique among the person's servers (never a configured server's). */
+  name: string;
+  /** Its address, as checked when the person added it. */
+  url: string;
+  createdAt: number;
+}
+
 /**
  * A person's OAuth grant for one MCP server, sealed (AES-256-GCM) by the host before it reaches
  * the store: the store never sees a token in the clear.

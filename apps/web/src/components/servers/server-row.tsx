@@ -5,6 +5,7 @@ import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";
 import { formatTime } from "../../ui/format";
 import { ConnectControl } from "./connect-control";
+import { RemoveControl } from "./remove-control";
 import { issuerHost, serverStateText, showsReason } from "./server-state-text";
 
 /** The question Disconnect asks first. */
@@ -83,7 +84,8 @@ function DisconnectControl(props: { name: string }) {
 /**
  * One of the person's servers in the servers panel: its name, its state in words, why it failed
  * or asks for sign-in (text, never HTML), the scopes granted and where the person signed in,
- * Connect or Disconnect for a server the person signs in to, and the last action's sentence.
+ * Connect or Disconnect for a server the person signs in to, Remove for one they added, and the
+ * last action's sentence.
  */
 export function ServerRow(props: { server: ServerStatus }) {
   const { server } = props;
@@ -110,6 +112,7 @@ export function ServerRow(props: { server: ServerStatus }) {
           {server.signIn && connected && signIn === undefined ? (
             <DisconnectControl name={server.name} />
           ) : null}
+          {server.connector === true ? <RemoveControl name={server.name} /> : null}
         </span>
       </div>
       {showsReason(server) ? (

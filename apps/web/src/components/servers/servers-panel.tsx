@@ -3,12 +3,14 @@ import { listServers } from "../../actions/list-servers";
 import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";
 import { HostDialog } from "../../ui/host-dialog";
+import { AddServerForm } from "./add-server-form";
 import { ServerRow } from "./server-row";
 import "./servers.css";
 
 /**
  * The person's MCP servers: each one's state, why it failed or asks for sign-in, the scopes
- * granted, and Connect or Disconnect. Shows the list as last heard at once and asks the server
+ * granted, Connect or Disconnect, and (where the host allows it) adding and removing servers of
+ * their own. Shows the list as last heard at once and asks the server
  * again (`servers:list`) as it opens; `servers:state` keeps it current. Escape closes it.
  */
 export function ServersPanel(props: { onClose: () => void }) {
@@ -57,6 +59,7 @@ export function ServersPanel(props: { onClose: () => void }) {
           ))}
         </ul>
       ) : null}
+      <AddServerForm />
     </HostDialog>
   );
 }
