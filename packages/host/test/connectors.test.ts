@@ -204,4 +204,24 @@ describe("servers a person adds", () => {
     expect(await host.server.store.listConnectors("ada")).toEqual([]);
     expect((await again.value("servers:list", {})).map((server) => server.name)).toEqual([]);
   });
+
+  it("reach the person's other open sessions when added or removed", async () => {
+    const host = await connectorsHost(loopbackConnectors);
+    const here = await tabOf(host, "ada");
+    const there = await host.connect({ headers: { "x-test-user": "ada" }, tabId: "tab-ada-2" });
+    await there.value("session:hello", {});
+    const names = async (client: TestClient) =>
+      (await client.value("servers:list", {})).map((server) => server.name);
+    await here.value("connector:add", { url: notes.url });
+    await stateOf(there, "127.0.0.1", "needs-sign-in");
+    await here.value("connector:remove", { name: "127.0.0.1" });
+    for (
+      let attempt = 0;
+      attempt < 50 && (await names(there)).includes("127.0.0.1");
+      attempt += 1
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await names(there)).toEqual([]);
+  });
 });

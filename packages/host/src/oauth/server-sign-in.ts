@@ -109,6 +109,14 @@ export class ServerSignIn {
     return this.#refresh.bearer(userId, entry);
   }
 
+  /**
+   * Tells every session of the person, on every node, that something about one of their servers
+   * changed (a server they added or removed), as a changed grant is told.
+   */
+  announceChanged(userId: string, server: string): void {
+    this.#changed(userId, server);
+  }
+
   #changed(userId: string, server: string): void {
     this.noteChanged(userId, server);
     this.options.onGrantChanged(userId, server);

@@ -132,10 +132,46 @@ export class PersonConnectors {
    * @throws {HostError} `not_found` when the person has no connector of that name.
    */
   async remove(name: string): Promise<void> {
-    const attached = this.#attached.get(name);
-    if (attached === undefined) throw notAConnector(name);
-    const { services, user, chats, sources, logger } = this.context;
+    if (!this.#attached.has(name)) throw notAConnector(name);
+    const { services, user } = this.context;
     await services.store.deleteConnector(user.id, name);
+    await this.#detach(name);
+  }
+
+  /**
+   * Follows what another session of the person changed: attaches the stored connectors this
+   * session lacks and detaches the ones no longer stored.
+   */
+  async sync(): Promise<void> {
+    const policy = this.context.services.connectors;
+    if (policy === undefined || this.signIn === undefined) return;
+    const { services, user, logger } = this.context;
+    let records;
+    try {
+      records = await services.store.listConnectors(user.id);
+    } catch (error) {
+      logger.warn({ err: error }, "A person's servers could not be read again.");
+      return;
+    }
+    const stored = new Set(records.map((record) => record.name));
+    for (const name of [...this.#attached.keys()]) {
+      if (!stored.has(name)) await this.#detach(name);
+    }
+    for (const record of records) {
+      if (this.#attached.has(record.name)) continue;
+      try {
+        await this.#attach(record.name, await checkConnectorUrl(record.url, policy));
+      } catch (error) {
+        logger.warn({ err: error, server: record.name }, "A person's server was left out.");
+      }
+    }
+  }
+
+  /** Takes a connector out of this session: its chats, its source, its pinned connections. */
+  async #detach(name: string): Promise<void> {
+    const attached = this.#attached.get(name);
+    if (attached === undefined) return;
+    const { chats, sources, logger } = this.context;
     this.#attached.delete(name);
     for (const chat of chats.values()) {
       const keys = chat.host?.sourceKeys;

@@ -120,6 +120,8 @@ export class PersonServers {
    */
   async addConnector(url: string): Promise<ServerStatus> {
     const name = await this.connectors.add(url);
+    // The person's other sessions (on any node) add it too.
+    this.signIn?.announceChanged(this.context.user.id, name);
     this.#announceSoon();
     const servers = await this.list();
     return servers.find((server) => server.name === name) ?? (await this.#status(name, false));
@@ -139,6 +141,8 @@ export class PersonServers {
       this.context.logger.warn({ err: error, server: name }, "A removed server's grant stayed.");
     });
     await this.connectors.remove(name);
+    // The person's other sessions (on any node) take it out too.
+    this.signIn.announceChanged(this.context.user.id, name);
     this.#announceSoon();
     return { removed: true };
   }
@@ -149,6 +153,8 @@ export class PersonServers {
    */
   async grantChanged(name: string): Promise<void> {
     this.#signingIn.delete(name);
+    // A server the person added or removed in another session joins or leaves this one first.
+    await this.connectors.sync();
     const { sources, chats, logger } = this.context;
     if (!sources.has(name)) {
       this.#announceSoon();
