@@ -70,6 +70,8 @@ export interface HostOptions {
   views?: string;
   /** Remote MCP servers to add, by name: their entries as the config file has them (`url`, `oauth`). */
   remote?: Record<string, Record<string, unknown>>;
+  /** More settings of the config file's `host` section (`connectors`, …). */
+  hostSettings?: Record<string, unknown>;
 }
 
 /** A fresh data folder for one test. */
@@ -92,7 +94,14 @@ function writeConfig(data: string, options: HostOptions): string {
       ),
       ...options.remote,
     },
-    ...(options.liveViews === undefined ? {} : { host: { liveViews: options.liveViews } }),
+    ...(options.liveViews === undefined && options.hostSettings === undefined
+      ? {}
+      : {
+          host: {
+            ...(options.liveViews === undefined ? {} : { liveViews: options.liveViews }),
+            ...options.hostSettings,
+          },
+        }),
   };
   const file = join(data, "e2e-config.json");
   writeFileSync(file, JSON.stringify(config, null, 2));

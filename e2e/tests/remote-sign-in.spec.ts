@@ -103,3 +103,44 @@ test("a hostile authorization endpoint is refused, and the popup is sent nowhere
   await expect.poll(() => popup.isClosed()).toBe(true);
   expect(popup.url()).not.toContain("etc/passwd");
 });
+
+test.describe("servers a person adds", () => {
+  test.beforeEach(async ({ page }) => {
+    await host?.stop();
+    host = await startHost({
+      hostSettings: {
+        connectors: { allow: ["http://127.0.0.1:*/*", "http://10.0.0.1/*"], allowLoopback: true },
+      },
+    });
+    await signIn(page, host);
+  });
+
+  test("a private address is refused with a sentence; an allowed one is added and signed in to", async ({
+    page,
+  }) => {
+    await page.getByTestId("servers-button").click();
+    const form = page.getByTestId("add-server-form");
+    await form.getByTestId("add-server-url").fill("http://10.0.0.1/mcp");
+    await form.getByTestId("add-server-submit").click();
+    await expect(form.getByTestId("add-server-message")).toContainText(
+      "leads to a private network address (10.0.0.1)",
+    );
+    await form.getByTestId("add-server-url").fill(notes.url);
+    await form.getByTestId("add-server-submit").click();
+    const row = page.locator('[data-testid="server-row"][data-server="127.0.0.1"]');
+    await expect(row).toHaveAttribute("data-state", "needs-sign-in");
+    const popupOpened = page.waitForEvent("popup");
+    await row.getByTestId("server-connect").click();
+    const popup = await popupOpened;
+    await popup.getByLabel("Account").fill("ada");
+    await popup.getByRole("button", { name: "Sign in" }).click();
+    const closed = popup.waitForEvent("close");
+    await popup.getByRole("button", { name: "Allow" }).click();
+    await closed;
+    await expect(row).toHaveAttribute("data-state", "connected");
+    await page.screenshot({ path: test.info().outputPath("connector.png") });
+    await row.getByTestId("server-remove").click();
+    await row.getByTestId("server-remove-confirm").click();
+    await expect(row).toHaveCount(0);
+  });
+});
