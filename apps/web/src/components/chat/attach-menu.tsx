@@ -1,5 +1,5 @@
 import { type ChatResource, limits } from "@mcp-chat-host/protocol";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { listResources } from "../../actions/composer-offers";
 import { useSocket } from "../../socket/socket-context";
 import { composerOf } from "../../state/composer-slice";
@@ -7,8 +7,9 @@ import { useHostStore } from "../../state/host-store";
 import { resourceLabel } from "./attachment-chips";
 
 /**
- * The composer's Attach button: it lists the chat's resources (asked the first time it opens) and
- * attaches the one the person picks, at most `limits.maxAttachments`.
+ * The composer's Attach button: it lists the chat's resources (asked again each time it opens, so
+ * a server's new resources show; the last list stays while the new one comes) and attaches the
+ * one the person picks, at most `limits.maxAttachments`. Escape or a click elsewhere closes it.
  */
 export function AttachMenu(props: { chatId: string }) {
   const { chatId } = props;
@@ -19,11 +20,21 @@ export function AttachMenu(props: { chatId: string }) {
   const [resources, setResources] = useState<ChatResource[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const full = attachments.length >= limits.maxAttachments;
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: MouseEvent) => {
+      if (root.current !== null && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", outside);
+    return () => document.removeEventListener("mousedown", outside);
+  }, [open]);
 
   const toggle = () => {
     const opening = !open;
     setOpen(opening);
-    if (!opening || resources !== null) return;
+    if (!opening) return;
     setError(null);
     void listResources(socket, chatId).then((ack) => {
       if (ack.ok) setResources(ack.value);
@@ -34,7 +45,16 @@ export function AttachMenu(props: { chatId: string }) {
     attachments.some((entry) => entry.source === resource.source && entry.uri === resource.uri);
 
   return (
-    <div className="attach-menu">
+    <div
+      className="attach-menu"
+      ref={root}
+      onKeyDown={(event) => {
+        if (open && event.key === "Escape") {
+          event.preventDefault();
+          setOpen(false);
+        }
+      }}
+    >
       <button
         type="button"
         className="button button-secondary"

@@ -147,7 +147,8 @@ describe("the composer's prompts and attachments", () => {
       await waitUntil(() => allByTestId(view.container, "attach-option").length === 6, "listed");
       await click(allByTestId(view.container, "attach-option")[index]!);
     }
-    expect(socket.sent("resources:list")).toHaveLength(1);
+    // Listed again at each opening, so a server's new resources show.
+    expect(socket.sent("resources:list")).toHaveLength(5);
     expect(allByTestId(view.container, "attachment-chip")).toHaveLength(5);
     await click(attach);
     const sixth = allByTestId<HTMLButtonElement>(view.container, "attach-option")[5]!;
@@ -170,6 +171,34 @@ describe("the composer's prompts and attachments", () => {
       attachments: [1, 2, 3, 4].map((index) => ({ source: "library", uri: `notes://${index}` })),
     });
     expect(allByTestId(view.container, "attachment-chip")).toHaveLength(0);
+  });
+
+  it("closes the attach menu on Escape and on a click elsewhere", async () => {
+    await mount();
+    const attach = byTestId(view.container, "attach-button");
+    await click(attach);
+    await waitUntil(() => allByTestId(view.container, "attach-option").length === 6, "listed");
+    await pressKey(allByTestId(view.container, "attach-option")[0]!, "Escape");
+    expect(view.container.querySelector('[data-testid="attach-menu"]')).toBeNull();
+    await click(attach);
+    await waitUntil(() => allByTestId(view.container, "attach-option").length === 6, "listed");
+    document.body.dispatchEvent(new MouseEvent("mousedown", { bubbles: true }));
+    await waitUntil(
+      () => view.container.querySelector('[data-testid="attach-menu"]') === null,
+      "closed by a click elsewhere",
+    );
+  });
+
+  it("keeps Send off while a prompt's form is open", async () => {
+    const input = await mount();
+    await typeInto(input, "/sum");
+    await waitUntil(() => allByTestId(view.container, "prompt-option").length === 1, "filtered");
+    await pressKey(input, "Enter");
+    expect(byTestId(view.container, "prompt-form")).toBeTruthy();
+    const sendButton = view.container.querySelector<HTMLButtonElement>('button[type="submit"]');
+    expect(sendButton?.disabled).toBe(true);
+    await pressKey(input, "Enter");
+    expect(socket.sent("message:send")).toEqual([]);
   });
 
   it("shows a person's sent attachments by name or URI", async () => {

@@ -42,7 +42,8 @@ export function Composer(props: { chatId: string; chatTitle: string; running: bo
   const inputId = useId();
   const errorId = useId();
   const tooLong = text.length > limits.maxMessageChars;
-  const canSend = text.trim() !== "" && !sending && !tooLong;
+  // While a prompt's form is open the box holds the slash command, not the message to send.
+  const canSend = text.trim() !== "" && !sending && !tooLong && chosen === null;
 
   useEffect(() => {
     if (focusRequest === 0) return;
