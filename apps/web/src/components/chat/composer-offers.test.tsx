@@ -84,10 +84,11 @@ describe("the composer's prompts and attachments", () => {
     const escape = await pressKey(input, "Escape");
     expect(escape.defaultPrevented).toBe(true);
     expect(options()).toHaveLength(0);
-    // The list was asked once.
+    // Typing on in an open menu asks nothing more; opening it again asks again (new prompts show).
+    expect(socket.sent("prompts:list")).toHaveLength(1);
     await typeInto(input, "/s");
     expect(options()).toHaveLength(2);
-    expect(socket.sent("prompts:list")).toHaveLength(1);
+    await waitUntil(() => socket.sent("prompts:list").length === 2, "asked again");
   });
 
   it("asks a prompt's arguments in a form, then fills the box with its text to send", async () => {

@@ -29,8 +29,9 @@ export function slashQuery(text: string): string | null {
 }
 
 /**
- * The composer's slash menu: the chat's prompts are fetched the first time the menu opens, then
- * filtered by what follows the `/`.
+ * The composer's slash menu: the chat's prompts are fetched each time the menu opens (so a
+ * server's new prompts show; the last list stays while the new one comes), then filtered by what
+ * follows the `/`.
  */
 export function useSlashPrompts(socket: HostSocket, chatId: string, text: string): SlashPrompts {
   const [prompts, setPrompts] = useState<ChatPrompt[] | null>(null);
@@ -39,20 +40,23 @@ export function useSlashPrompts(socket: HostSocket, chatId: string, text: string
   const [dismissedAt, setDismissedAt] = useState<string | null>(null);
   const query = slashQuery(text);
   const wanted = query !== null && dismissedAt !== text;
-  const asked = prompts !== null || error !== null;
 
   useEffect(() => {
-    if (!wanted || asked) return;
+    if (!wanted) return;
     let current = true;
     void listPrompts(socket, chatId).then((ack) => {
       if (!current) return;
-      if (ack.ok) setPrompts(ack.value);
-      else setError(`The prompts could not be listed: ${ack.error.message}`);
+      if (ack.ok) {
+        setPrompts(ack.value);
+        setError(null);
+      } else {
+        setError(`The prompts could not be listed: ${ack.error.message}`);
+      }
     });
     return () => {
       current = false;
     };
-  }, [wanted, asked, socket, chatId]);
+  }, [wanted, socket, chatId]);
 
   const word = (query ?? "").toLowerCase();
   const matches = (prompts ?? []).filter(
