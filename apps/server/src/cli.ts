@@ -9,6 +9,7 @@ import {
   isStoreError,
   loadMcpConfig,
   MetricsListenerError,
+  CredentialSealError,
   ProcessLedger,
   type McpConfig,
 } from "@mcp-chat-host/host";
@@ -216,7 +217,8 @@ main().catch((error: unknown) => {
     error instanceof CliError ||
       isStoreError(error) ||
       error instanceof ClusterStartError ||
-      error instanceof MetricsListenerError
+      error instanceof MetricsListenerError ||
+      error instanceof CredentialSealError
       ? error.message
       : error,
   );

@@ -177,18 +177,24 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       if (leases) await http.shareTokens(store);
       // OpenID Connect sign-ins in progress live in the store on one node as on several.
       http.shareSignInStates(store);
-      signInWiring = wireServerSignIn({
-        config,
-        store,
-        connectors: connectors !== undefined,
-        credentialKeys: options.oauthCredentialKeys ?? env["OAUTH_CREDENTIAL_KEYS"],
-        allowLoopback: options.oauthAllowLoopback,
-        origin: () => http.urls.host,
-        cluster: redisUrl === undefined ? null : (http.io as unknown as ServerSideEvents),
-        sessionsOf: (userId) => sessions?.sessionsOf(userId) ?? [],
-        logger,
-        now,
-      });
+      try {
+        signInWiring = wireServerSignIn({
+          config,
+          store,
+          connectors: connectors !== undefined,
+          credentialKeys: options.oauthCredentialKeys ?? env["OAUTH_CREDENTIAL_KEYS"],
+          allowLoopback: options.oauthAllowLoopback,
+          origin: () => http.urls.host,
+          cluster: redisUrl === undefined ? null : (http.io as unknown as ServerSideEvents),
+          sessionsOf: (userId) => sessions?.sessionsOf(userId) ?? [],
+          logger,
+          now,
+        });
+      } catch (error) {
+        // Unusable sealing keys stop the start: give back what was opened for it.
+        await server.close();
+        throw error;
+      }
       if (signInWiring !== undefined) http.useServerSignIn(signInWiring.routes);
       const services: SessionServices = {
         store: sessionStore,

@@ -16,6 +16,7 @@ export { defaultSession, hostOptionsFromConfig } from "./default-session";
 export type { HostServer, HostServerOptions } from "./host-server-options";
 export type { MetricsOptions } from "./server/metrics-setup";
 export { MetricsListenerError } from "./telemetry/metrics-listener-error";
+export { CredentialSealError } from "./oauth/credential-seal";
 export type { Session } from "./session/session";
 export type { BuiltContext, SessionUser } from "./session/session-context";
 export type { SessionFunction } from "./session-registry";

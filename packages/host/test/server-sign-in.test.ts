@@ -437,3 +437,22 @@ describe("the host's Client ID Metadata Document", () => {
     expect(none.status).toBe(404);
   });
 });
+
+describe("the sealing keys", () => {
+  it("refuse to start with a key that is not 32 bytes, saying which setting and how to make one", async () => {
+    const failed = await notesHost({ oauthCredentialKeys: "short:c2hvcnQ=" }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failed?.message).toBe(
+      'The keys for people\'s sign-ins to remote MCP servers (OAUTH_CREDENTIAL_KEYS) are not usable: The credential key "short" is 5 bytes; AES-256-GCM needs 32. Give each as <id>:<32 random bytes in base64>, for example from `openssl rand -base64 32`.',
+    );
+    const unreadable = await notesHost({ oauthCredentialKeys: "no-colon-here" }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(unreadable?.message).toBe(
+      'The keys for people\'s sign-ins to remote MCP servers (OAUTH_CREDENTIAL_KEYS) are not usable: Each credential key is written "<id>:<32 bytes in base64>", separated by commas.',
+    );
+  });
+});

@@ -5,7 +5,12 @@
 import { randomBytes } from "node:crypto";
 import type { McpConfig } from "@mcp-chat-host/connection";
 import type { Logger } from "pino";
-import { createCredentialSeal, parseSealKeys, type SealKey } from "../oauth/credential-seal";
+import {
+  createCredentialSeal,
+  CredentialSealError,
+  parseSealKeys,
+  type SealKey,
+} from "../oauth/credential-seal";
 import { hostClientMetadata } from "../oauth/person-oauth-provider";
 import { ServerGrants } from "../oauth/server-grant";
 import { ServerSignIn } from "../oauth/server-sign-in";
@@ -68,9 +73,23 @@ export function wireServerSignIn(options: SignInWiringOptions): SignInWiring | u
       "No OAUTH_CREDENTIAL_KEYS were given: people's sign-ins to remote MCP servers are sealed with a key of this run only and must be made again after a restart.",
     );
   } else {
-    keys = parseSealKeys(options.credentialKeys);
+    try {
+      keys = parseSealKeys(options.credentialKeys);
+    } catch (error) {
+      throw new CredentialSealError(
+        `The keys for people's sign-ins to remote MCP servers (OAUTH_CREDENTIAL_KEYS) are not usable: ${(error as Error).message}`,
+      );
+    }
   }
-  const grants = new ServerGrants(options.store, createCredentialSeal(keys), options.now);
+  let seal;
+  try {
+    seal = createCredentialSeal(keys);
+  } catch (error) {
+    throw new CredentialSealError(
+      `The keys for people's sign-ins to remote MCP servers (OAUTH_CREDENTIAL_KEYS) are not usable: ${(error as Error).message} Give each as <id>:<32 random bytes in base64>, for example from \`openssl rand -base64 32\`.`,
+    );
+  }
+  const grants = new ServerGrants(options.store, seal, options.now);
   const tellHere = (userId: string, server: string): void => {
     for (const session of options.sessionsOf(userId)) {
       session.servers.grantChanged(server).catch((error: unknown) => {
