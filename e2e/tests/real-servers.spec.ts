@@ -178,6 +178,8 @@ test("server-debug: each host callback reaches the host and the view gets the ri
   // Model context: the title bar says when the card reported, the model is told, and the
   // context inspector shows the same text.
   await expect(card.getByTestId("card-reported-at")).toHaveCount(0);
+  // The card log opened and closed above it: the click waits until its frame is still.
+  await settledViewOf(card);
   await view.locator("#update-context-text-btn").click();
   await expect(debugEvent(view, "update-context").locator(".log-payload-preview")).toHaveText(
     JSON.stringify({ type: "text", value: "Current app state info" }),
@@ -193,6 +195,7 @@ test("server-debug: each host callback reaches the host and the view gets the ri
 
   // Display mode: the view declared no modes, so full screen is refused and the answer is the
   // mode in effect; the card stays inline.
+  await settledViewOf(card);
   await view.locator("#display-fullscreen-btn").click();
   await expect(debugEvent(view, "display-mode-result").locator(".log-payload-preview")).toHaveText(
     JSON.stringify({ mode: "fullscreen", result: { mode: "inline" } }),
@@ -200,6 +203,7 @@ test("server-debug: each host callback reaches the host and the view gets the ri
   await expect(card).toHaveAttribute("data-display-mode", "inline");
 
   // Open link: a new tab without an opener; the view was answered {}.
+  await settledViewOf(card);
   const tab = await newTabFrom(context, () => view.locator("#open-link-btn").click());
   expect(tab.url()).toBe(`${LINK_SITE}/`);
   expect(await tab.evaluate(() => window.opener)).toBeNull();
@@ -209,26 +213,32 @@ test("server-debug: each host callback reaches the host and the view gets the ri
   );
 
   // Server tools: each call from the page is gated, forwarded and counted; the view gets the result.
+  await settledViewOf(card);
   await view.locator("#call-debug-refresh-btn").click();
   await answerApproval(page, "debug-refresh", "allow-once");
   await expect.poll(() => callsOf(running, "debug/debug-refresh")).toBe(1);
   await expect(debugEvent(view, "server-tool-result")).toContainText("Server timestamp:");
+  await settledViewOf(card);
   await view.locator("#call-debug-tool-btn").click();
   await answerApproval(page, "debug-tool", "allow-once");
   await expect.poll(() => callsOf(running, "debug/debug-tool")).toBe(2);
   await expect(debugEvent(view, "server-tool-result")).toContainText("Debug text content");
   const logCalls = await callsOf(running, "debug/debug-log");
+  await settledViewOf(card);
   await view.locator("#log-info-btn").click();
   await expect.poll(() => callsOf(running, "debug/debug-log")).toBeGreaterThan(logCalls);
 
   // Resize: with auto-resize off, the frame takes each size the view reports.
   const frame = card.getByTestId("card-iframe");
+  await settledViewOf(card);
   await view.locator("#auto-resize-toggle").uncheck();
   await expect(debugEvent(view, "auto-resize-toggle").locator(".log-payload-preview")).toHaveText(
     JSON.stringify({ enabled: false }),
   );
+  await settledViewOf(card);
   await view.locator("#resize-200x100-btn").click();
   await expect(frame).toHaveCSS("height", "100px");
+  await settledViewOf(card);
   await view.locator("#resize-400x300-btn").click();
   await expect(frame).toHaveCSS("height", "300px");
   await expect(debugEvent(view, "manual-resize").locator(".log-payload-preview")).toHaveText(
