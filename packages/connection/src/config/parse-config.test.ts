@@ -146,6 +146,32 @@ describe("parseMcpConfig entries", () => {
     expect(allowed.servers["api"]?.kind).toBe("remote");
   });
 
+  it("reads a pre-registered OAuth client and its scopes, and refuses a secret without a client id", () => {
+    const parsed = remote(
+      {
+        url: "https://example.com/mcp",
+        oauth: {
+          client_id: "host-1",
+          client_secret: "${CLIENT_SECRET}",
+          scopes: ["read", "write"],
+        },
+      },
+      { CLIENT_SECRET: "s3cret" },
+    );
+    const server = parsed.servers["api"];
+    expect(server?.kind === "remote" ? server.oauth : undefined).toEqual({
+      clientId: "host-1",
+      clientSecret: "s3cret",
+      scopes: ["read", "write"],
+    });
+    const error = configError(() =>
+      remote({ url: "https://example.com/mcp", oauth: { client_secret: "s3cret" } }),
+    );
+    expect(error.message).toBe(
+      'MCP server "api" sets oauth.client_secret without oauth.client_id. Add the client id the authorization server registered, or remove the secret.',
+    );
+  });
+
   it("refuses credentials over http:// to another host unless allow_http", () => {
     const withHeader = { url: "http://mcp.example.com/mcp", headers: { "X-Key": "s3cret" } };
     const error = configError(() => remote(withHeader));

@@ -212,22 +212,6 @@ function parseRemoteEntry(
       ...(scopes === undefined ? {} : { scopes }),
     };
   }
-  if (parsed.oauth !== undefined) {
-    const { client_id: clientId, client_secret: secret, scopes } = parsed.oauth;
-    if (secret !== undefined && clientId === undefined) {
-      throw new McpConfigError(
-        `MCP server "${name}" sets oauth.client_secret without oauth.client_id. Add the client id the authorization server registered, or remove the secret.`,
-        name,
-      );
-    }
-    server.oauth = {
-      ...(clientId === undefined ? {} : { clientId }),
-      ...(secret === undefined
-        ? {}
-        : { clientSecret: interpolate(name, "oauth.client_secret", secret, env) }),
-      ...(scopes === undefined ? {} : { scopes }),
-    };
-  }
   return server;
 }
 
