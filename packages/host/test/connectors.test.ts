@@ -8,9 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseMcpConfig } from "@mcp-chat-host/connection";
-import type { ServerStatus } from "@mcp-chat-host/protocol";
 import {
-  signInWithFetch,
   startOAuthAuthorizationServer,
   startProtectedMcpServer,
   type RunningOAuthAuthorizationServer,
@@ -20,6 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import type { SocketRequestError } from "../src/testing";
 import { exchange, headerUsers, startHost, type TestClient, type TestHost } from "./harness";
+import { connectThroughBrowser, serverStateOf, tabOf } from "./sign-in-support";
 
 let authorization: RunningOAuthAuthorizationServer;
 let notes: RunningProtectedMcpServer;
@@ -63,12 +62,6 @@ async function connectorsHost(connectors?: unknown): Promise<TestHost> {
   return host;
 }
 
-async function tabOf(host: TestHost, person: string): Promise<TestClient> {
-  const client = await host.connect({ headers: { "x-test-user": person }, tabId: `tab-${person}` });
-  await client.value("session:hello", {});
-  return client;
-}
-
 /** The sentence a refused `connector:add` answers with. */
 function refusalOf(client: TestClient, url: string): Promise<string | undefined> {
   return client.value("connector:add", { url }).then(
@@ -77,39 +70,8 @@ function refusalOf(client: TestClient, url: string): Promise<string | undefined>
   );
 }
 
-async function stateOf(
-  client: TestClient,
-  name: string,
-  state: ServerStatus["state"],
-): Promise<ServerStatus> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const found = (await client.value("servers:list", {})).find((server) => server.name === name);
-    if (found?.state === state) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`"${name}" never reached the state ${state}.`);
-}
-
-function cookiesOf(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
-
-/** Connects the person to a server as the browser would (see server-sign-in.test.ts). */
-async function connectThroughBrowser(client: TestClient, name: string, login: string) {
-  const answer = await client.value("server:connect", { name });
-  if (!("authorizationUrl" in answer)) throw new Error("The server asked for no sign-in.");
-  const start = await fetch(answer.authorizationUrl, { redirect: "manual" });
-  expect(start.status).toBe(303);
-  const callback = await signInWithFetch(new URL(start.headers.get("location") ?? ""), login);
-  const finished = await fetch(callback, {
-    headers: { cookie: cookiesOf(start) },
-    redirect: "manual",
-  });
-  return { status: finished.status, page: await finished.text() };
-}
+/** Waits for a server's state in the person's tab. */
+const stateOf = serverStateOf;
 
 describe("servers a person adds", () => {
   it("are off unless the operator allows them", async () => {

@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { parseMcpConfig } from "@mcp-chat-host/connection";
 import type { ServerStatus } from "@mcp-chat-host/protocol";
 import {
-  signInWithFetch,
   startOAuthAuthorizationServer,
   startPostgres,
   type RunningPostgres,
@@ -31,6 +30,12 @@ import {
   type TestClient,
   type TestHost,
 } from "./harness";
+import {
+  connectThroughBrowser as connectAs,
+  serverStateOf,
+  tabOf,
+  type BrowserSignInOptions,
+} from "./sign-in-support";
 
 let authorization: RunningOAuthAuthorizationServer;
 let notes: RunningProtectedMcpServer;
@@ -72,59 +77,13 @@ async function notesHost(options: HostServerOptions = {}): Promise<TestHost> {
   return host;
 }
 
-/** A person's tab, said hello. */
-async function tabOf(host: TestHost, person: string): Promise<TestClient> {
-  const client = await host.connect({ headers: { "x-test-user": person }, tabId: `tab-${person}` });
-  await client.value("session:hello", {});
-  return client;
-}
+/** Waits for the state of "notes" in the person's tab. */
+const stateOf = (client: TestClient, state: ServerStatus["state"]) =>
+  serverStateOf(client, "notes", state);
 
-/** Waits for the server's state in the person's tab to be `state`. */
-async function stateOf(client: TestClient, state: ServerStatus["state"]): Promise<ServerStatus> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const found = (await client.value("servers:list", {})).find(
-      (server) => server.name === "notes",
-    );
-    if (found?.state === state) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`"notes" never reached the state ${state}.`);
-}
-
-/** A browser's cookie jar, as far as the sign-in needs one. */
-function cookiesOf(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
-
-/**
- * Connects the person as the browser would: `server:connect`, the popup's start page (which sets
- * the flow's cookie and goes on), the authorization server's pages, then the callback.
- *
- * @returns the callback's answer (its status and page).
- */
-async function connectThroughBrowser(
-  client: TestClient,
-  login: string,
-  options: { consent?: "allow" | "deny"; scopeCheck?: (url: URL) => void } = {},
-): Promise<{ status: number; page: string }> {
-  const answer = await client.value("server:connect", { name: "notes" });
-  if (!("authorizationUrl" in answer)) throw new Error("The server asked for no sign-in.");
-  const start = await fetch(answer.authorizationUrl, { redirect: "manual" });
-  expect(start.status).toBe(303);
-  const authorizationUrl = new URL(start.headers.get("location") ?? "");
-  options.scopeCheck?.(authorizationUrl);
-  const callback = await signInWithFetch(authorizationUrl, login, {
-    ...(options.consent === undefined ? {} : { consent: options.consent }),
-  });
-  const finished = await fetch(callback, {
-    headers: { cookie: cookiesOf(start) },
-    redirect: "manual",
-  });
-  return { status: finished.status, page: await finished.text() };
-}
+/** Connects the person to "notes" as the browser would. */
+const connectThroughBrowser = (client: TestClient, login: string, options?: BrowserSignInOptions) =>
+  connectAs(client, "notes", login, options);
 
 describe("signing in to a remote MCP server with one's own account", () => {
   it("connects through the authorization server's pages; the tools appear without a reload; a restart keeps it", async () => {
