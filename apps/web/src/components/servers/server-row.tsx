@@ -1,9 +1,8 @@
 import type { ServerStatus } from "@mcp-chat-host/protocol";
-import { useState } from "react";
 import { disconnectServer } from "../../actions/disconnect-server";
-import { useSocket } from "../../socket/socket-context";
 import { useHostStore } from "../../state/host-store";
 import { formatTime } from "../../ui/format";
+import { ConfirmedAction } from "./confirmed-action";
 import { ConnectControl } from "./connect-control";
 import { RemoveControl } from "./remove-control";
 import { issuerHost, serverStateText, showsReason } from "./server-state-text";
@@ -32,52 +31,19 @@ export function ServerMessageLine(props: { name: string }) {
 /** Disconnect, asked first, for a connected server the person signed in to. */
 function DisconnectControl(props: { name: string }) {
   const { name } = props;
-  const socket = useSocket();
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  if (!asking) {
-    return (
-      <button
-        type="button"
-        className="button button-small"
-        data-testid="server-disconnect"
-        aria-label={`Disconnect ${name}`}
-        onClick={() => setAsking(true)}
-      >
-        Disconnect
-      </button>
-    );
-  }
   return (
-    <span className="server-confirm" role="group" aria-label={`Disconnect ${name}?`}>
-      <span data-testid="server-disconnect-question">{disconnectQuestion(name)}</span>
-      <button
-        type="button"
-        className="button button-danger button-small"
-        data-testid="server-disconnect-confirm"
-        aria-label={`Yes, disconnect ${name}`}
-        disabled={busy}
-        onClick={() => {
-          setBusy(true);
-          void disconnectServer(socket, name).finally(() => {
-            setBusy(false);
-            setAsking(false);
-          });
-        }}
-      >
-        Yes, disconnect
-      </button>
-      <button
-        type="button"
-        className="button button-small"
-        data-testid="server-disconnect-keep"
-        aria-label={`Keep connected to ${name}`}
-        disabled={busy}
-        onClick={() => setAsking(false)}
-      >
-        Keep connected
-      </button>
-    </span>
+    <ConfirmedAction
+      name={name}
+      act={disconnectServer}
+      words={{
+        id: "disconnect",
+        label: "Disconnect",
+        question: disconnectQuestion(name),
+        confirm: "Yes, disconnect",
+        keep: "Keep connected",
+        keepName: `Keep connected to ${name}`,
+      }}
+    />
   );
 }
 
