@@ -97,6 +97,24 @@ export async function settledViewOf(card: Locator): Promise<FrameLocator> {
 }
 
 /**
+ * Brings a card of a conversation that was just opened (a reload, a restart) into view as a
+ * person would, then waits until no frame moves: the pointer over the card and a turn of the
+ * wheel up end the list's following of its end (which otherwise scrolls the list back down while
+ * the cards below grow to their views' height, so a click aimed at this card would land below
+ * it), then the card is scrolled into view.
+ *
+ * @param card - the card's `section`.
+ * @returns the card's view, for locators.
+ */
+export async function scrolledToViewOf(card: Locator): Promise<FrameLocator> {
+  await expect(card).toHaveAttribute("data-card-state", "live");
+  await card.hover();
+  await card.page().mouse.wheel(0, -400);
+  await card.scrollIntoViewIfNeeded();
+  return settledViewOf(card);
+}
+
+/**
  * Waits until no card frame of the page is changing its size or place: none runs a transition,
  * and every frame's box is the same across two rendering frames.
  *

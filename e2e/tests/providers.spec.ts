@@ -11,7 +11,7 @@ import {
   type ReplyUsage,
   type ViewMessage,
 } from "@mcp-chat-host/testing";
-import { cards, viewFrame, viewOf } from "../support/card-frames";
+import { cards, scrolledToViewOf, viewFrame, viewOf } from "../support/card-frames";
 import {
   expectChatReady,
   newConversation,
@@ -127,6 +127,8 @@ for (const provider of [openaiResponses, anthropicMessages, openaiChat]) {
         await expect(notesView.getByTestId("notes-words"), step).toHaveText("2 words");
         const status = notesView.getByTestId("notes-status");
         const before = await status.innerText();
+        // After a reload the list follows its end while the card settles: a person scrolls to it.
+        if (step === "after a reload") await scrolledToViewOf(notesCard);
         await notesView.getByTestId("notes-save").click();
         saves += 1;
         await expect

@@ -2,7 +2,7 @@
 // reload, and after the server restarts on the same SQLite file. The restarted process counts
 // every tool call it receives from its first moment, so "no tool called" is the server's word.
 import { expect, test } from "@playwright/test";
-import { cards, openCard, settledViewOf, viewOf } from "../support/card-frames";
+import { cards, openCard, scrolledToViewOf, settledViewOf, viewOf } from "../support/card-frames";
 import {
   conversationHash,
   expectChatReady,
@@ -85,7 +85,9 @@ test("a reload and a server restart bring the conversation back with live cards 
   // Live, not a picture: the restored view still works, through the new server...
   // Once no card frame moves any more: a click aimed while the table's frame still grows can land
   // outside the view.
-  await (await settledViewOf(cards(page).nth(0))).getByTestId("notes-save").click();
+  // A person scrolls up to the first card before pressing its button, and the click waits until
+  // no frame moves.
+  await (await scrolledToViewOf(cards(page).nth(0))).getByTestId("notes-save").click();
   await expect(viewOf(cards(page).nth(0)).getByTestId("notes-status")).toHaveText(
     /^Saved the notes \(4 words\), version \d+\.$/,
   );
