@@ -159,10 +159,12 @@ describe("signing in to a remote MCP server with one's own account", () => {
     // Bob cannot open Ada's sealed grant as his own: it is sealed for her.
     const adas = await host.server.store.getServerGrant("ada", "notes");
     await host.server.store.saveServerGrant({ ...adas!, userId: "bob" });
-    const stolen = await tabOf(host, "bob");
+    // A new tab: its session reads the (copied) row afresh rather than what Bob's first tab held.
+    const stolen = await tabOf(host, "bob", "tab-bob-2");
     expect((await exchange(stolen, "chat-1", "/call whoami {}")).text).not.toContain(
       "Signed in as",
     );
+    expect(notes.calls).toEqual([]);
   });
 
   it("refreshes an expired token once, and asks the person again when the refresh is refused", async () => {
