@@ -9,26 +9,27 @@
 //   started over stdio, as the host starts it, with no host in between;
 // - the server path without the browser: `card:call-tool` from a Node socket.io client in this
 //   process, on a card of its own session of the same host (same gate, same audit, same app), so
-//   it crosses the same process boundary the browser's call does.
-import { rmSync } from "node:fs";
-import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
+//   it crosses the same process boundary the browser's call does;
+// - the socket.io floor: an acknowledgement echo on a plain socket.io server in this process (no
+//   host), which with the in-process call is the floor of the server path;
+// - the browser floor: a bare cross-site iframe echoing the call's JSON-RPC message through its
+//   parent page, no server (fixtures/bare-echo.ts).
+import {
+  BenchFailure,
+  type BenchOptions,
+  type BenchResult,
+  type BenchRow,
+} from "../lib/bench-result";
 import { interleave, ratio, summarize, type Subject } from "../lib/stats";
 import { ConsoleMarks, launchChromium } from "../lib/browser";
-import { temporaryDirectory } from "../lib/paths";
-import {
-  ECHO_ARGUMENTS,
-  ECHO_TOOL,
-  OPEN_TOOL,
-  inProcessBenchApp,
-  stdioBenchApp,
-} from "../fixtures/bench-app";
+import { ECHO_ARGUMENTS, ECHO_TOOL, OPEN_TOOL } from "../fixtures/bench-app";
 import { startBenchHost } from "../fixtures/bench-host";
 import { benchViewFrame, openHostPage, sendMessage } from "../fixtures/host-page";
 import { connectBenchClient, openCardFromNode, signInCookie } from "../fixtures/socket-client";
+import { FLOOR_LABELS, startPageCallFloors, timedCalls } from "../fixtures/page-call-floors";
 
 const LABELS = {
-  floor: "in-process MCP client (floor)",
-  stdio: "MCP client to the app over stdio, no host (floor with the app's process)",
+  ...FLOOR_LABELS,
   socket: "Node socket.io client (server path)",
   browser: "Chromium view (whole path)",
 } as const;
@@ -40,42 +41,33 @@ interface BenchViewGlobal {
   };
 }
 
-async function timedCalls(count: number, call: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
 function resultFailed(result: unknown): boolean {
   return (result as { isError?: unknown } | null)?.isError === true;
+}
+
+/** Milliseconds rounded to the microsecond. */
+function ms(value: number): number {
+  return Math.round(value * 1000) / 1000;
 }
 
 /**
  * Runs the benchmark.
  *
  * @param options - `quick`: 3 rounds of 10 calls each; else 20 rounds of 50 (stops after 2 min).
- * @returns one result: the four paths' median and p99 per call, added ms over the floor, ratios.
+ * @returns one result: the six paths' median, p25/p75 and p99 per call, what each adds over its
+ *   floor, ratios.
  */
 export async function run(options: BenchOptions): Promise<BenchResult[]> {
   const batch = options.quick ? 10 : 50;
   const rounds = options.quick ? 3 : 20;
   // The gate's rate limit (20 calls a second per card by default) would otherwise be measured.
   const host = await startBenchHost({ apps: "bench", unthrottled: true });
-  const floorFolder = temporaryDirectory("mch-bench-floor-");
-  let inProcess: Awaited<ReturnType<typeof inProcessBenchApp>> | null = null;
-  let stdioFloor: Awaited<ReturnType<typeof stdioBenchApp>> | null = null;
+  let floors: Awaited<ReturnType<typeof startPageCallFloors>> | null = null;
   let browser: Awaited<ReturnType<typeof launchChromium>> | null = null;
   let client: Awaited<ReturnType<typeof connectBenchClient>> | null = null;
   try {
-    inProcess = await inProcessBenchApp();
-    const floor = inProcess;
-    stdioFloor = await stdioBenchApp(floorFolder);
-    const stdio = stdioFloor;
     browser = await launchChromium();
+    floors = await startPageCallFloors(browser, batch);
     const { page } = await openHostPage(browser, await host.signInUrl());
     const marks = new ConsoleMarks(page, "mch-bench");
     await sendMessage(page, `/call ${OPEN_TOOL} ${JSON.stringify({ run: "calls" })}`);
@@ -88,28 +80,7 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
     const card = await openCardFromNode(nodeClient, OPEN_TOOL, { run: "node" });
 
     const subjects: Subject<number[]>[] = [
-      {
-        label: LABELS.floor,
-        run: () =>
-          timedCalls(batch, async () => {
-            const result = await floor.client.callTool({
-              name: ECHO_TOOL,
-              arguments: ECHO_ARGUMENTS,
-            });
-            if (resultFailed(result)) throw new Error("The in-process call failed.");
-          }),
-      },
-      {
-        label: LABELS.stdio,
-        run: () =>
-          timedCalls(batch, async () => {
-            const result = await stdio.client.callTool({
-              name: ECHO_TOOL,
-              arguments: ECHO_ARGUMENTS,
-            });
-            if (resultFailed(result)) throw new Error("The stdio call failed.");
-          }),
-      },
+      ...floors.subjects,
       {
         label: LABELS.socket,
         run: () =>
@@ -149,32 +120,41 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
       );
     }
     const flat = (label: string) => (samples.get(label) ?? []).flat();
-    const floorRow = summarize(LABELS.floor, flat(LABELS.floor));
+    const floorRow = summarize(LABELS.inProcess, flat(LABELS.inProcess));
     const stdioRow = summarize(LABELS.stdio, flat(LABELS.stdio));
+    const echoRow = summarize(LABELS.socketEcho, flat(LABELS.socketEcho));
+    const bareRow = summarize(LABELS.bareEcho, flat(LABELS.bareEcho));
     const socket = summarize(LABELS.socket, flat(LABELS.socket));
     const whole = summarize(LABELS.browser, flat(LABELS.browser));
-    const added = (row: typeof floorRow) => ({
-      "added median ms": Math.round((row.median - floorRow.median) * 1000) / 1000,
-      "added p99 ms": Math.round((row.p99 - floorRow.p99) * 1000) / 1000,
+    const added = (row: BenchRow) => ({
+      "added median ms": ms(row.median - floorRow.median),
+      "added p99 ms": ms(row.p99 - floorRow.p99),
     });
     stdioRow.extra = added(stdioRow);
+    // The server floor: socket.io's own round trip plus the call on the in-process client.
+    const serverFloor = echoRow.median + floorRow.median;
+    echoRow.extra = { "server floor median ms (echo + in-process)": ms(serverFloor) };
     // What the host adds on top of the app's own process boundary.
     socket.extra = {
       ...added(socket),
       "echo calls counted by /metrics": counted,
-      "over stdio median ms": Math.round((socket.median - stdioRow.median) * 1000) / 1000,
+      "over stdio median ms": ms(socket.median - stdioRow.median),
+      "over server floor median ms": ms(socket.median - serverFloor),
     };
-    // What the browser adds on top of the server path (proxy, bridge, postMessage, the page's socket).
+    // What the browser adds on top of the server path (proxy, bridge, postMessage, the page's
+    // socket), and on top of the two floors a view's call cannot avoid.
     whole.extra = {
       ...added(whole),
-      "over socket.io median ms": Math.round((whole.median - socket.median) * 1000) / 1000,
+      "over socket.io median ms": ms(whole.median - socket.median),
+      "over bare echo + server path median ms": ms(whole.median - bareRow.median - socket.median),
     };
     return [
       {
         name: "page-call-round-trip",
         unit: "ms",
-        rows: [floorRow, stdioRow, socket, whole],
+        rows: [floorRow, stdioRow, echoRow, socket, bareRow, whole],
         ratios: {
+          "socket.io / server floor (median)": ratio(socket.median, serverFloor),
           "Chromium view / in-process (median)": ratio(whole.median, floorRow.median),
           "socket.io / in-process (median)": ratio(socket.median, floorRow.median),
           "socket.io / stdio (median)": ratio(socket.median, stdioRow.median),
@@ -186,16 +166,16 @@ export async function run(options: BenchOptions): Promise<BenchResult[]> {
           'Every path calls the app-only, read-only `echo` tool of the bench app (bench/fixtures/bench-app/app-server.mjs, an MCP server on the official SDK) with { text: "ping" }: in this process for the floor, over stdio (its own process) for the others.',
           "The host is the program under test (node packages/mcp-chat-host/dist/cli.js with a config file) in a child process; the Node clients and the Playwright driver run in the benchmark's process, so both host paths cross a process boundary and the driver's work is not on the server's event loop.",
           "The two host paths pass the whole gate (card, visibility, the default annotation policy) and write the audit row to a SQLite file; the page-call budget is raised (config host.pageCalls) so the limiter is not what is measured.",
-          "The Chromium figure is timed in the view (performance.now() around app.callServerTool); the others in Node.",
+          "The socket.io echo is a plain socket.io server and client in the benchmark's process (no host, no process boundary), acknowledging the card:call-tool payload with { ok: true, value: payload }; with the in-process call it is the server floor.",
+          "The bare echo is a page on 127.0.0.1 holding a sandboxed iframe on bare-echo-view.localhost (another site, so another renderer process): the view posts the echo's tools/call JSON-RPC request to its parent and the parent posts the JSON-RPC result back; timed in the view. No proxy, bridge, SDK or server: the floor of any sandboxed view.",
+          "The Chromium figures are timed in the frames (performance.now()); the others in Node.",
         ],
       },
     ];
   } finally {
     client?.close();
+    await floors?.close();
     await browser?.close();
-    await stdioFloor?.close();
-    await inProcess?.close();
     await host.close();
-    rmSync(floorFolder, { recursive: true, force: true });
   }
 }

@@ -21,7 +21,7 @@ import { performance } from "node:perf_hooks";
 import type { SocketTestClient } from "@mcp-chat-host/host/testing";
 import type { CardDescriptor } from "@mcp-chat-host/protocol";
 import { BenchFailure, type BenchOptions, type BenchResult } from "../lib/bench-result";
-import { interleaveTimings, percentile, summarize } from "../lib/stats";
+import { interleaveTimings, summarize } from "../lib/stats";
 import {
   SOURCES,
   callWhoami,
@@ -47,10 +47,6 @@ const SERVER_AHEAD_MS = 2 * 60_000;
 
 function rounded(value: number): number {
   return Math.round(value * 1000) / 1000;
-}
-
-function spread(samples: readonly number[]): Record<string, number> {
-  return { p25: rounded(percentile(samples, 0.25)), p75: rounded(percentile(samples, 0.75)) };
 }
 
 /** Part A: one person's call through both paths, interleaved. */
@@ -79,8 +75,8 @@ async function callOverhead(quick: boolean): Promise<BenchResult> {
     );
     const staticSamples = samples.get(LABELS.staticHeader) ?? [];
     const signedInSamples = samples.get(LABELS.signedIn) ?? [];
-    const baseline = summarize(LABELS.staticHeader, staticSamples, spread(staticSamples));
-    const subject = summarize(LABELS.signedIn, signedInSamples, spread(signedInSamples));
+    const baseline = summarize(LABELS.staticHeader, staticSamples);
+    const subject = summarize(LABELS.signedIn, signedInSamples);
     subject.extra = {
       ...subject.extra,
       "added median ms": rounded(subject.median - baseline.median),

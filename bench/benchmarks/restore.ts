@@ -152,12 +152,16 @@ async function measure(
     const failed = Math.max(0, ...measured.map((progress) => progress.failed));
     const firstError = measured.find((progress) => progress.firstError !== null)?.firstError;
     const medianOf = (values: number[]) => Math.round(summarize("", values).median);
+    const firstView = summarize(
+      "",
+      measured.map((progress) => progress.firstReadyAt ?? Number.NaN),
+    );
     const hostRow = summarize(LABELS.host, samples.get(LABELS.host) ?? [], {
       cards,
       "tool calls": toolCalls,
-      "first view ms (median)": medianOf(
-        measured.map((progress) => progress.firstReadyAt ?? Number.NaN),
-      ),
+      "first view ms (median)": Math.round(firstView.median),
+      "first view ms p25": Math.round(firstView.p25 ?? Number.NaN),
+      "first view ms p75": Math.round(firstView.p75 ?? Number.NaN),
       "cards in view": medianOf(measured.map((progress) => progress.inViewCards)),
       "most live frames": Math.max(0, ...measured.map((progress) => progress.framesMost)),
       "views failed (most in one reopen)": failed,

@@ -6,6 +6,13 @@ export interface BenchRow {
   label: string;
   /** The median sample, in the result's unit. */
   median: number;
+  /**
+   * The 25th and 75th percentile samples (nearest rank), when the row has samples to rank: the
+   * spread that shows whether a figure is steady enough to compare (a goal never counts as met
+   * against a baseline whose p75/p25 is wide).
+   */
+  p25?: number;
+  p75?: number;
   /** The 99th percentile sample (nearest rank), in the result's unit. */
   p99: number;
   /** How many samples the median and p99 come from. */
@@ -28,8 +35,11 @@ export interface BenchResult {
   notes?: string[];
 }
 
-/** Whether a goal's figure meets it, or why there is no figure. */
-export type GoalStatus = "met" | "missed" | "not measured";
+/**
+ * Whether a goal's figure meets it; "noisy baseline" when it would, but a baseline it is set
+ * against is too noisy to count it (its p75/p25 is wide); or why there is no figure.
+ */
+export type GoalStatus = "met" | "not met" | "noisy baseline" | "not measured";
 
 /** One row of the goals table. */
 export interface GoalRow {
@@ -44,6 +54,8 @@ export interface GoalRow {
   /** The goal, as it is stated in docs/performance.md. */
   goal: string;
   status: GoalStatus;
+  /** Why the status is what it is, when the figures alone do not say (a noisy baseline). */
+  note?: string;
   /** Which result the figure comes from, or which benchmark to run when there is none. */
   source: string;
 }

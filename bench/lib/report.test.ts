@@ -5,13 +5,21 @@ import { describe, expect, it } from "vitest";
 import { formatFigure, formatTable, machineInfo, writeReport } from "./report";
 
 describe("formatTable", () => {
-  it("prints each row with median, p99, n and extras, then ratios and notes", () => {
+  it("prints each row with median, p25, p75, p99, n and extras, then ratios and notes", () => {
     const text = formatTable([
       {
         name: "demo/10",
         unit: "ms",
         rows: [
-          { label: "host", median: 12.345, p99: 120.5, n: 50, extra: { errors: 0, kind: "x" } },
+          {
+            label: "host",
+            median: 12.345,
+            p25: 11,
+            p75: 14.5,
+            p99: 120.5,
+            n: 50,
+            extra: { errors: 0, kind: "x" },
+          },
           { label: "baseline", median: 0.01234, p99: 0.5, n: 50 },
         ],
         ratios: { "host / baseline (median)": 1000.4 },
@@ -19,8 +27,9 @@ describe("formatTable", () => {
       },
     ]);
     expect(text).toContain("demo/10 (ms)");
-    expect(text).toMatch(/host\s+12\.3\s+121\s+50\s+errors=0 kind=x/);
-    expect(text).toMatch(/baseline\s+0\.0123\s+0\.500\s+50/);
+    expect(text).toMatch(/host\s+12\.3\s+11\s+14\.5\s+121\s+50\s+errors=0 kind=x/);
+    // A row with no spread shows a dash in its place.
+    expect(text).toMatch(/baseline\s+0\.0123\s+-\s+-\s+0\.500\s+50/);
     expect(text).toContain("ratio host / baseline (median): 1000");
     expect(text).toContain("note: A note.");
   });

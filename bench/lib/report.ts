@@ -96,7 +96,7 @@ function pad(text: string, width: number, right = false): string {
 }
 
 /**
- * The results as a plain-text table: one line per row (median, p99, n, extras), then each
+ * The results as a plain-text table: one line per row (median, p25, p75, p99, n, extras), then each
  * result's ratios and notes.
  *
  * @returns the text, ending in a newline.
@@ -110,11 +110,11 @@ export function formatTable(results: readonly BenchResult[]): string {
   for (const result of results) {
     lines.push("", `${result.name} (${result.unit})`);
     lines.push(
-      `  ${pad("label", labelWidth)}  ${pad("median", 10, true)}  ${pad("p99", 10, true)}  ${pad("n", 7, true)}  extra`,
+      `  ${pad("label", labelWidth)}  ${pad("median", 10, true)}  ${pad("p25", 10, true)}  ${pad("p75", 10, true)}  ${pad("p99", 10, true)}  ${pad("n", 7, true)}  extra`,
     );
     for (const row of result.rows) {
       lines.push(
-        `  ${pad(row.label, labelWidth)}  ${pad(formatFigure(row.median), 10, true)}  ${pad(formatFigure(row.p99), 10, true)}  ${pad(String(row.n), 7, true)}  ${extraText(row)}`.trimEnd(),
+        `  ${pad(row.label, labelWidth)}  ${pad(formatFigure(row.median), 10, true)}  ${pad(formatFigure(row.p25 ?? Number.NaN), 10, true)}  ${pad(formatFigure(row.p75 ?? Number.NaN), 10, true)}  ${pad(formatFigure(row.p99), 10, true)}  ${pad(String(row.n), 7, true)}  ${extraText(row)}`.trimEnd(),
       );
     }
     for (const [name, value] of Object.entries(result.ratios ?? {})) {

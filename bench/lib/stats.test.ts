@@ -16,10 +16,21 @@ describe("median and percentiles", () => {
     expect(() => percentile(hundred, 0)).toThrow(RangeError);
   });
 
-  it("summarizes samples into a row and rounds ratios", () => {
+  it("summarizes samples into a row, with their spread, and rounds ratios", () => {
+    expect(summarize("x", [1, 2, 3, 4], { size: 4 })).toEqual({
+      label: "x",
+      median: 2.5,
+      p25: 1,
+      p75: 3,
+      p99: 4,
+      n: 4,
+      extra: { size: 4 },
+    });
     expect(summarize("x", [1, 2, 3], { size: 3 })).toEqual({
       label: "x",
       median: 2,
+      p25: 1,
+      p75: 3,
       p99: 3,
       n: 3,
       extra: { size: 3 },

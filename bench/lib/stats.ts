@@ -40,7 +40,8 @@ export function p99(samples: readonly number[]): number {
 }
 
 /**
- * A result row from samples: their median, p99 and count.
+ * A result row from samples: their median, p25 and p75 (the spread that shows a noisy figure),
+ * p99 and count.
  *
  * @param extra - other figures to print beside the row.
  */
@@ -52,6 +53,8 @@ export function summarize(
   return {
     label,
     median: median(samples),
+    p25: samples.length === 0 ? Number.NaN : percentile(samples, 0.25),
+    p75: samples.length === 0 ? Number.NaN : percentile(samples, 0.75),
     p99: p99(samples),
     n: samples.length,
     ...(extra === undefined ? {} : { extra }),
