@@ -37,7 +37,15 @@ export interface SendContext {
 export class InFlightRequests {
   private readonly failures = new Set<(error: Error) => void>();
   private readonly progressListeners = new Map<string, (progress: Progress) => void>();
-  private readonly callerTags = new Map<(error: Error) => void, InFlightCaller>();
+  /**
+   * The caller of each tagged request, and its `settled` controller once {@link callers} handed
+   * it out: most requests end with nobody having asked (no server question during the call), so
+   * the controller, and the abort that builds an `AbortError`, is made only for one that was.
+   */
+  private readonly callerTags = new Map<
+    (error: Error) => void,
+    { caller: unknown; settled?: AbortController }
+  >();
   private progressCounter = 0;
 
   /**
@@ -52,7 +60,10 @@ export class InFlightRequests {
 
   /** The `caller` tags of the requests in flight that have one, oldest first. */
   callers(): InFlightCaller[] {
-    return [...this.callerTags.values()];
+    return [...this.callerTags.values()].map((tag) => {
+      tag.settled ??= new AbortController();
+      return { caller: tag.caller, settled: tag.settled };
+    });
   }
 
   /**
@@ -82,7 +93,7 @@ export class InFlightRequests {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onCallerAbort);
         this.failures.delete(fail);
-        this.callerTags.get(fail)?.settled.abort();
+        this.callerTags.get(fail)?.settled?.abort();
         this.callerTags.delete(fail);
         if (progressToken !== undefined) this.progressListeners.delete(progressToken);
       };
@@ -105,10 +116,7 @@ export class InFlightRequests {
         }, options.deadlineMs);
       };
       this.failures.add(fail);
-      if (options.caller !== undefined) {
-        const settled = new AbortController();
-        this.callerTags.set(fail, { caller: options.caller, settled });
-      }
+      if (options.caller !== undefined) this.callerTags.set(fail, { caller: options.caller });
       signal?.addEventListener("abort", onCallerAbort, { once: true });
       armDeadline();
       if (progressToken !== undefined) {

@@ -63,6 +63,25 @@ describe("McpClientSession elicitation", () => {
     expect(context.signal.aborted).toBe(false);
   });
 
+  it("settles tagged calls nobody asked about, and a later question sees only its own caller", async () => {
+    const heard: McpElicitationContext[] = [];
+    const { session } = await open({
+      onElicitation: async (_request, context) => {
+        heard.push(context);
+        return { action: "decline" };
+      },
+    });
+    // No question during these calls: each settles with its answer, and its tag is gone.
+    for (const tag of ["quiet-1", "quiet-2"]) {
+      expect(text(await session.callTool("echo", { text: tag }, { caller: tag }))).toContain(tag);
+    }
+    await session.callTool("ask", {}, { caller: "asking" });
+    expect(heard.map((context) => context.callers.map((call) => call.caller))).toEqual([
+      ["asking"],
+    ]);
+    expect(heard[0]?.callers[0]?.settled.aborted).toBe(true);
+  });
+
   it("withdraws a waiting question when the session ends", async () => {
     let waiting: McpElicitationContext | undefined;
     const { session } = await open({

@@ -98,7 +98,7 @@ export class SessionSources {
     private readonly userId: string,
   ) {}
 
-  /** Calls `listener` with a source's key whenever its state changes. */
+  /** Calls `listener` with a source's key whenever its state changes (not when it stays). */
   onChange(listener: (key: string) => void): void {
     this.#changeListeners.push(listener);
   }
@@ -135,7 +135,13 @@ export class SessionSources {
     await source?.close();
   }
 
+  /**
+   * Records a source's state and tells the listeners, only when it changed: a shared source is
+   * looked up on every page call, and each "connected again" would otherwise send every tab of
+   * the session its servers' states anew. A new failure is always told (its error may differ).
+   */
   #setState(key: string, registered: Registered, state: SourceState): void {
+    if (state.state !== "failed" && registered.state.state === state.state) return;
     registered.state = state;
     for (const listener of this.#changeListeners) listener(key);
   }
