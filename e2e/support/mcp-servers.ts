@@ -11,6 +11,10 @@ const require = createRequire(import.meta.url);
 const npmServerPackages: Readonly<Record<string, string>> = {
   "basic-vanillajs": "@modelcontextprotocol/server-basic-vanillajs",
   "basic-react": "@modelcontextprotocol/server-basic-react",
+  "basic-vue": "@modelcontextprotocol/server-basic-vue",
+  "basic-preact": "@modelcontextprotocol/server-basic-preact",
+  "basic-solid": "@modelcontextprotocol/server-basic-solid",
+  "basic-svelte": "@modelcontextprotocol/server-basic-svelte",
   "system-monitor": "@modelcontextprotocol/server-system-monitor",
   debug: "@modelcontextprotocol/server-debug",
 };

@@ -1,6 +1,6 @@
 // Speaks JSON-RPC from inside a view, as any script in it could: the attack specs send requests
 // the view's own code never would (another source's tool, a `javascript:` link) and read what
-// the host answers. Requests go to `window.parent` (the proxy), which relays them to the host.
+// the host answers. Requests go to `window.parent`, the view's channel (a port) to the host page.
 import type { Frame } from "@playwright/test";
 
 /** What the host answered: a result or a JSON-RPC error. */

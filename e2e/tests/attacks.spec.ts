@@ -110,7 +110,7 @@ test("a forged sandbox-resource-ready from the view is ignored by the proxy and 
   const proxy = await proxyFrame(card);
   const view = await viewFrame(card);
   const dropped = page.waitForEvent("console", (message) =>
-    message.text().includes("Sandbox proxy dropped a sandbox message sent by the view."),
+    message.text().includes("Sandbox proxy dropped a message the view posted to it"),
   );
 
   await view.evaluate(() => {
@@ -119,10 +119,18 @@ test("a forged sandbox-resource-ready from the view is ignored by the proxy and 
       method: "ui/notifications/sandbox-resource-ready",
       params: { html: "<p data-testid='forged'>replaced</p>" },
     };
-    // To the proxy, which would build a new view from it, and straight to the host page.
+    // On the view's channel to the host (window.parent), straight to the host page, and to the
+    // real proxy window (found among the page's frames), which would build a new view from it.
     window.parent.postMessage(forged, "*");
-    window.parent.parent.postMessage(forged, "*");
     window.parent.postMessage([forged], "*");
+    const top = window.top ?? window;
+    top.postMessage(forged, "*");
+    const frames = top.frames;
+    for (let i = 0; i < frames.length; i += 1) {
+      for (let j = 0; j < (frames[i]?.length ?? 0); j += 1) {
+        if (frames[i]?.[j] === window) frames[i]?.postMessage(forged, "*");
+      }
+    }
   });
   await dropped;
   // A real request after the forged ones comes back: the channel is intact and in order.

@@ -30,7 +30,19 @@ test.afterEach(async () => {
   host = null;
 });
 
-for (const server of ["basic-react", "basic-vanillajs"] as const) {
+// One of each way a view framework reaches its parent: React and Preact hold the App in hooks,
+// Solid and Svelte in signals and stores, Vue deep-proxies it (and so its transport and the
+// transport's window), vanilla JS holds it plainly.
+const basicServers = [
+  "basic-react",
+  "basic-vanillajs",
+  "basic-vue",
+  "basic-preact",
+  "basic-solid",
+  "basic-svelte",
+] as const;
+
+for (const server of basicServers) {
   test(`${server}: the card renders, gets the time from the page, opens a link and composes a message`, async ({
     page,
     context,

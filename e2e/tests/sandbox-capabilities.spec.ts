@@ -89,3 +89,23 @@ declare global {
     probe: { fetch(url: string): Promise<string>; image(url: string): Promise<string> };
   }
 }
+
+test("a view written for a same-origin parent reads its parent and its top, and hears its parent by event.source", async ({
+  page,
+}) => {
+  host = await startHost({ servers: ["./fixtures/probe-app"] });
+  await signIn(page, host);
+  const { card } = await openCard(page, "/call open-probe");
+  // The probe's handshake is by hand: it takes only messages whose source is window.parent.
+  await expect(viewOf(card).getByTestId("probe-state")).toHaveText("initialised");
+  const facts: unknown = JSON.parse(await viewOf(card).getByTestId("probe-parent").innerText());
+  expect(facts).toEqual({
+    parentIsSelf: false,
+    anyProperty: "undefined",
+    closed: false,
+    postMessage: "function",
+    parentOfParentIsTop: true,
+    topIsParent: false,
+    topFrames: true,
+  });
+});

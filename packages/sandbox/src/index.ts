@@ -23,6 +23,7 @@ export * from "./proxy/sandbox-methods";
 export * from "./rejection";
 export * from "./resource-metadata";
 export * from "./sandbox-error";
+export * from "./view/parent-stand-in-source";
 export * from "./view/realm-lockdown";
 export * from "./view/view-page";
 export * from "./view/view-script";

@@ -78,15 +78,40 @@ function record(target: Window): { messages: unknown[]; stop: () => void } {
   return { messages, stop: () => target.removeEventListener("message", listener) };
 }
 
-/** Records the target origin of every postMessage call made on `target` until stopped. */
-function recordTargetOrigins(target: Window): { origins: string[]; stop: () => void } {
-  const origins: string[] = [];
+/** A postMessage call the proxy made: what, for which origin, with what transferred. */
+interface PostedMessage {
+  message: unknown;
+  targetOrigin: string;
+  transfer: unknown[];
+}
+
+/**
+ * Records every postMessage call made on `target` until stopped (synchronously: the proxy's
+ * handler runs inside `deliver`, so what it posted is known as soon as `deliver` returns).
+ */
+function recordTargetOrigins(target: Window): {
+  origins: string[];
+  calls: PostedMessage[];
+  stop: () => void;
+} {
+  const calls: PostedMessage[] = [];
   const original = target.postMessage;
-  target.postMessage = function (this: Window, message: unknown, targetOrigin: string) {
-    origins.push(targetOrigin);
+  target.postMessage = function (
+    this: Window,
+    message: unknown,
+    targetOrigin: string,
+    transfer?: unknown[],
+  ) {
+    calls.push({ message, targetOrigin, transfer: transfer ?? [] });
     return Reflect.apply(original, this, [message, targetOrigin]) as undefined;
   } as Window["postMessage"];
-  return { origins, stop: () => void (target.postMessage = original) };
+  return {
+    get origins() {
+      return calls.map((call) => call.targetOrigin);
+    },
+    calls,
+    stop: () => void (target.postMessage = original),
+  };
 }
 
 function method(name: string): (data: unknown) => boolean {
@@ -94,11 +119,36 @@ function method(name: string): (data: unknown) => boolean {
     typeof data === "object" && data !== null && (data as { method?: unknown }).method === name;
 }
 
-/** Delivers a message to the proxy as a browser would, with the given origin and source. */
-function deliver(proxy: Window, data: unknown, origin: string, source: Window | null): void {
-  // The event is made in the proxy's own realm, as the browser would.
+/** Delivers a message to the proxy as a browser would, with the given origin, source and ports. */
+function deliver(
+  proxy: Window,
+  data: unknown,
+  origin: string,
+  source: Window | null,
+  ports: unknown[] = [],
+): void {
+  // The event is made in the proxy's own realm, as the browser would. jsdom has no MessagePort,
+  // and takes any object in `ports`; a Node MessagePort stands in for the card's.
   const realm = proxy as unknown as typeof globalThis;
-  proxy.dispatchEvent(new realm.MessageEvent("message", { data, origin, source }));
+  proxy.dispatchEvent(
+    new realm.MessageEvent("message", { data, origin, source, ports: ports as MessagePort[] }),
+  );
+}
+
+/** A stand-in for the card's port that the host page transfers with the view's html. */
+function cardPort(): MessagePort {
+  const channel = new MessageChannel();
+  channel.port1.close();
+  return channel.port2;
+}
+
+/** The host page sends `sandbox-resource-ready` with the card's port (or the given ports). */
+function fromHost(
+  proxy: Window,
+  params: Record<string, unknown>,
+  ports: unknown[] = [cardPort()],
+): void {
+  deliver(proxy, resourceReady(params), hostOrigin, hostWindow(proxy), ports);
 }
 
 /** Frames the proxy in this (host) page and waits for its ready notification. */
@@ -206,15 +256,10 @@ describe("proxy script under the host page", () => {
     expect(early?.getAttribute("allow")).toBe("camera; clipboard-write");
     expect(early?.getAttribute("src")).toBe(viewUrl);
 
-    deliver(
-      proxy,
-      resourceReady({
-        html: "<p>view</p>",
-        sandbox: "allow-scripts allow-top-navigation allow-popups",
-      }),
-      hostOrigin,
-      hostWindow(proxy),
-    );
+    fromHost(proxy, {
+      html: "<p>view</p>",
+      sandbox: "allow-scripts allow-top-navigation allow-popups",
+    });
     const inner = innerFrame(proxy);
     // Other tokens than the early frame's: a new frame, the early one gone.
     expect(inner).not.toBe(early);
@@ -227,12 +272,7 @@ describe("proxy script under the host page", () => {
     expect(inner?.getAttribute("src")).toBe(viewUrl);
     expect(inner?.hasAttribute("srcdoc")).toBe(false);
 
-    deliver(
-      proxy,
-      resourceReady({ html: "<p>second</p>", sandbox: "allow-scripts allow-same-origin" }),
-      hostOrigin,
-      hostWindow(proxy),
-    );
+    fromHost(proxy, { html: "<p>second</p>", sandbox: "allow-scripts allow-same-origin" });
     expect(proxy.document.querySelectorAll("iframe")).toHaveLength(1);
     expect(innerFrame(proxy)?.getAttribute("sandbox")).toBe(
       "allow-scripts allow-popups allow-popups-to-escape-sandbox",
@@ -245,9 +285,9 @@ describe("proxy script under the host page", () => {
     const view = early?.contentWindow;
     if (!view) throw new Error("no view frame");
     const received = record(view);
-    deliver(proxy, resourceReady({ html: 42 }), hostOrigin, hostWindow(proxy));
+    fromHost(proxy, { html: 42 });
     const html = nextMessage(view, method(sandboxViewHtmlMethod), "the view's html");
-    deliver(proxy, resourceReady({ html: "<p>ok</p>" }), hostOrigin, hostWindow(proxy));
+    fromHost(proxy, { html: "<p>ok</p>" });
     expect(innerFrame(proxy)).toBe(early);
     expect(early?.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin allow-forms");
     expect(early?.hasAttribute("allow")).toBe(false);
@@ -278,7 +318,7 @@ describe("proxy script under the host page", () => {
       viewOrigin,
       view,
     );
-    deliver(proxy, resourceReady({ html: "<p>late</p>" }), hostOrigin, hostWindow(proxy));
+    fromHost(proxy, { html: "<p>late</p>" });
     expect(await html).toEqual({
       jsonrpc: "2.0",
       method: sandboxViewHtmlMethod,
@@ -296,56 +336,56 @@ describe("proxy script under the host page", () => {
       "allow-modals allow-downloads allow-top-navigation allow-same-origin allow-popups",
     ]) {
       const { proxy } = await openProxy();
-      deliver(
-        proxy,
-        resourceReady({ html: "<p>view</p>", sandbox: requested }),
-        hostOrigin,
-        hostWindow(proxy),
-      );
+      fromHost(proxy, { html: "<p>view</p>", sandbox: requested });
       expect(innerFrame(proxy)?.getAttribute("sandbox"), requested).toBe(
         intersectSandboxTokens(requested),
       );
     }
   });
 
-  it("ignores sandbox-resource-ready from a wrong origin, another window, or the view", async () => {
+  it("ignores sandbox-resource-ready from a wrong origin, another window, the view, or without the port", async () => {
     const { proxy } = await openProxy();
-    deliver(proxy, resourceReady({ html: "<p>a</p>" }), "http://evil.example", hostWindow(proxy));
-    deliver(proxy, resourceReady({ html: "<p>b</p>" }), hostOrigin, proxy);
+    const port = cardPort();
+    deliver(proxy, resourceReady({ html: "<p>a</p>" }), "http://evil.example", hostWindow(proxy), [
+      port,
+    ]);
+    deliver(proxy, resourceReady({ html: "<p>b</p>" }), hostOrigin, proxy, [port]);
     deliver(proxy, resourceReady({ html: "<p>c</p>", sandbox: "allow-scripts" }), hostOrigin, null);
+    fromHost(proxy, { html: "<p>no port</p>", sandbox: "allow-scripts" }, []);
+    fromHost(proxy, { html: "<p>two ports</p>", sandbox: "allow-scripts" }, [port, cardPort()]);
     expect(innerFrame(proxy)?.getAttribute("sandbox")).toBe(intersectSandboxTokens(undefined));
 
-    deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
+    fromHost(proxy, { html: "<p>view</p>" }, [port]);
     const early = innerFrame(proxy)?.contentWindow;
     if (!early) throw new Error("no view frame");
-    const first = nextMessage(early, method(sandboxViewHtmlMethod), "the view's html");
+    const posted = recordTargetOrigins(early);
     const view = await readyView(proxy);
-    // The html of the one valid message, not of a forged one.
-    expect(await first).toMatchObject({ params: { html: "<p>view</p>" } });
-    const received = record(view);
-    const control = nextMessage(view, method("control"), "the control message");
-    deliver(proxy, resourceReady({ html: "<p>forged</p>" }), viewOrigin, view);
-    deliver(proxy, { jsonrpc: "2.0", method: "control" }, hostOrigin, hostWindow(proxy));
-    await control;
-    received.stop();
+    // The html and port of the one valid message, not of a forged one.
+    fromHost(proxy, { html: "<p>forged</p>" });
+    deliver(proxy, resourceReady({ html: "<p>forged</p>" }), viewOrigin, view, [cardPort()]);
+    posted.stop();
     expect(proxy.document.querySelectorAll('iframe[title="App view"]')).toHaveLength(1);
-    expect(received.messages).toEqual([{ jsonrpc: "2.0", method: "control" }]);
+    expect(posted.calls).toHaveLength(1);
+    expect(posted.calls[0]?.message).toMatchObject({ params: { html: "<p>view</p>" } });
+    expect(posted.calls[0]?.transfer).toEqual([port]);
+    expect(posted.calls[0]?.transfer[0]).toBe(port);
   });
 
-  it("sends the view its html once, when its loader on the view origin asks for it", async () => {
+  it("sends the view its html and the card's port once, when its loader on the view origin asks for it", async () => {
     const { proxy } = await openProxy();
-    deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
+    const port = cardPort();
+    fromHost(proxy, { html: "<p>view</p>" }, [port]);
     const view = innerFrame(proxy)?.contentWindow;
     const stranger = document.createElement("iframe");
     proxy.document.body.appendChild(stranger);
     if (!view || !stranger.contentWindow) throw new Error("no frames");
-    const received = record(view);
-    const targets = recordTargetOrigins(view);
+    const posted = recordTargetOrigins(view);
     const ready = { jsonrpc: "2.0", method: sandboxViewReadyMethod, params: {} };
     // Not from another origin, not from a stranger frame: no html yet.
     deliver(proxy, ready, proxyOrigin, view);
     deliver(proxy, ready, hostOrigin, view);
     deliver(proxy, ready, viewOrigin, stranger.contentWindow);
+    expect(posted.calls).toEqual([]);
     const html = nextMessage(view, method(sandboxViewHtmlMethod), "the view's html");
     deliver(proxy, ready, viewOrigin, view);
     expect(await html).toEqual({
@@ -354,27 +394,22 @@ describe("proxy script under the host page", () => {
       params: { html: "<p>view</p>" },
     });
     // Asking again (a reloaded view) gets nothing.
-    const control = nextMessage(view, method("control"), "the control message");
     deliver(proxy, ready, viewOrigin, view);
-    deliver(proxy, { jsonrpc: "2.0", method: "control" }, hostOrigin, hostWindow(proxy));
-    await control;
-    received.stop();
-    targets.stop();
-    expect(received.messages.filter(method(sandboxViewHtmlMethod))).toHaveLength(1);
-    expect(targets.origins).toEqual([viewOrigin, viewOrigin]);
+    posted.stop();
+    expect(posted.calls).toHaveLength(1);
+    expect(posted.calls[0]?.targetOrigin).toBe(viewOrigin);
+    expect(posted.calls[0]?.transfer[0]).toBe(port);
   });
 
-  it("forwards host messages to the view only from the host origin, and never sandbox-* ones", async () => {
+  it("relays nothing else: the host and the view speak on the card's port", async () => {
     const { proxy } = await openProxy();
-    deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
-    const view = innerFrame(proxy)?.contentWindow;
-    if (!view) throw new Error("no view frame");
-    // Before the view has its page, nothing is forwarded.
-    deliver(proxy, { jsonrpc: "2.0", method: "too-early" }, hostOrigin, hostWindow(proxy));
-    await readyView(proxy);
-    const received = record(view);
-    const targets = recordTargetOrigins(view);
-    const control = nextMessage(view, method("control"), "the control message");
+    const stranger = document.createElement("iframe");
+    proxy.document.body.appendChild(stranger);
+    fromHost(proxy, { html: "<p>view</p>" });
+    const view = await readyView(proxy);
+    if (!stranger.contentWindow) throw new Error("no frames");
+    const toView = recordTargetOrigins(view);
+    const toHost = recordTargetOrigins(hostWindow(proxy));
 
     deliver(
       proxy,
@@ -382,42 +417,12 @@ describe("proxy script under the host page", () => {
       hostOrigin,
       hostWindow(proxy),
     );
-    deliver(
-      proxy,
-      { jsonrpc: "2.0", method: "from-wrong-origin" },
-      "http://evil.example",
-      hostWindow(proxy),
-    );
-    deliver(proxy, { jsonrpc: "2.0", method: "from-other-window" }, hostOrigin, proxy);
     deliver(
       proxy,
       { jsonrpc: "2.0", method: "ui/notifications/sandbox-something", params: {} },
       hostOrigin,
       hostWindow(proxy),
     );
-    deliver(proxy, { jsonrpc: "2.0", method: "control" }, hostOrigin, hostWindow(proxy));
-    await control;
-    received.stop();
-    targets.stop();
-    expect(received.messages).toEqual([
-      { jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: {} } },
-      { jsonrpc: "2.0", method: "control" },
-    ]);
-    // The view has its own origin (allow-same-origin on the view origin), so "*" is never needed.
-    expect(targets.origins).toEqual([viewOrigin, viewOrigin]);
-  });
-
-  it("forwards view messages to the host only from its own frame and origin, and never sandbox-* ones", async () => {
-    const { proxy } = await openProxy();
-    const stranger = document.createElement("iframe");
-    proxy.document.body.appendChild(stranger);
-    deliver(proxy, resourceReady({ html: "<p>view</p>" }), hostOrigin, hostWindow(proxy));
-    const view = await readyView(proxy);
-    if (!stranger.contentWindow) throw new Error("no frames");
-    const received = record(window);
-    const targets = recordTargetOrigins(hostWindow(proxy));
-    const control = nextMessage(window, method("control"), "the control message");
-
     deliver(
       proxy,
       { jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} },
@@ -432,58 +437,30 @@ describe("proxy script under the host page", () => {
     );
     deliver(
       proxy,
-      [{ jsonrpc: "2.0", method: sandboxResourceReadyMethod, params: {} }],
-      viewOrigin,
-      view,
-    );
-    deliver(proxy, { jsonrpc: "2.0", method: "from-the-proxy-origin" }, proxyOrigin, view);
-    deliver(
-      proxy,
-      { jsonrpc: "2.0", method: "after-navigating-away" },
-      "https://elsewhere.example",
-      view,
-    );
-    deliver(
-      proxy,
       { jsonrpc: "2.0", method: "from-a-stranger" },
       viewOrigin,
       stranger.contentWindow,
     );
-    deliver(proxy, { jsonrpc: "2.0", method: "control" }, viewOrigin, view);
-    await control;
-    received.stop();
-    targets.stop();
-    expect(received.messages).toEqual([
-      { jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} },
-      { jsonrpc: "2.0", method: "control" },
-    ]);
-    expect(targets.origins).toEqual([hostOrigin, hostOrigin]);
+    toView.stop();
+    toHost.stop();
+    expect(toView.calls).toEqual([]);
+    expect(toHost.calls).toEqual([]);
   });
 
   it("expects an opaque origin from a view without allow-same-origin", async () => {
     const { proxy } = await openProxy();
-    deliver(
-      proxy,
-      resourceReady({ html: "<p>view</p>", sandbox: "allow-scripts" }),
-      hostOrigin,
-      hostWindow(proxy),
-    );
-    const view = await readyView(proxy, "null");
-    const toHost = record(window);
-    const hostControl = nextMessage(window, method("control"), "the control message");
-    deliver(proxy, { jsonrpc: "2.0", method: "claims-view-origin" }, viewOrigin, view);
-    deliver(proxy, { jsonrpc: "2.0", method: "control" }, "null", view);
-    await hostControl;
-    toHost.stop();
-    expect(toHost.messages).toEqual([{ jsonrpc: "2.0", method: "control" }]);
-
+    fromHost(proxy, { html: "<p>view</p>", sandbox: "allow-scripts" });
+    const view = innerFrame(proxy)?.contentWindow;
+    if (!view) throw new Error("no view frame");
+    const posted = recordTargetOrigins(view);
+    const ready = { jsonrpc: "2.0", method: sandboxViewReadyMethod, params: {} };
+    // The frame is opaque: a loader claiming the view's origin is not it.
+    deliver(proxy, ready, viewOrigin, view);
+    expect(posted.calls).toEqual([]);
+    deliver(proxy, ready, "null", view);
+    posted.stop();
     // An opaque origin cannot be named, so towards this frame the proxy posts with "*".
-    const targets = recordTargetOrigins(view);
-    const toView = nextMessage(view, method("to-view"), "the message to the view");
-    deliver(proxy, { jsonrpc: "2.0", method: "to-view" }, hostOrigin, hostWindow(proxy));
-    await toView;
-    targets.stop();
-    expect(targets.origins).toEqual(["*"]);
+    expect(posted.origins).toEqual(["*"]);
   });
 
   it("does nothing under a parent that is not the host", async () => {

@@ -8,7 +8,6 @@ import { defaultInnerSandbox, sandboxTokenAllowList } from "../frame/sandbox-tok
 import {
   frameAllowMetaName,
   hostOriginMetaName,
-  sandboxMethodPrefix,
   sandboxProxyReadyMethod,
   sandboxResourceReadyMethod,
   sandboxViewHtmlMethod,
@@ -20,7 +19,6 @@ const constants = JSON.stringify({
   hostOriginMetaName,
   frameAllowMetaName,
   viewUrlMetaName,
-  sandboxMethodPrefix,
   sandboxProxyReadyMethod,
   sandboxResourceReadyMethod,
   sandboxViewReadyMethod,
@@ -45,15 +43,14 @@ const constants = JSON.stringify({
  *    `intersectSandboxTokens` does; `allow` from the page's meta; `src` = the view's signed URL
  *    on the view's own origin, whose response carries the view's CSP.
  * 4. Consumes `ui/notifications/sandbox-*` from the host: the first valid
- *    `sandbox-resource-ready` keeps the html; when it asks for other tokens than the frame has,
- *    the frame is replaced by a new one with those tokens (set before it navigates) before any
- *    html is sent. Later ones are ignored.
+ *    `sandbox-resource-ready` (an html string, and the view's MessagePort transferred with it)
+ *    keeps both; when it asks for other tokens than the frame has, the frame is replaced by a new
+ *    one with those tokens (set before it navigates) before any html is sent. Later ones are
+ *    ignored.
  * 5. When the view's loader says `sandbox-view-ready` (the first time only), sends it the html in
- *    `sandbox-view-html`, at once or as soon as the host has sent it. Host messages before that
- *    are dropped (the host sends nothing before `initialized`).
- * 6. Never forwards `ui/notifications/sandbox-*` from the view (nor a batch holding one); forwards
- *    everything else both ways, to the parent with the host's exact origin, to the inner frame
- *    with the view's origin (or `"*"` when the frame's origin is opaque).
+ *    `sandbox-view-html` with the port transferred, at once or as soon as the host has sent them.
+ * 6. Relays nothing else: from then on the host and the view speak on the port, one frame
+ *    boundary apart; whatever else the host's window or the view posts here is dropped.
  * 7. Posts `{ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }` to
  *    the parent once set up.
  *
@@ -109,16 +106,6 @@ export const proxyScript = `(function () {
       .join(" ");
   }
 
-  function isSandboxMethod(data) {
-    if (Array.isArray(data)) return data.some(isSandboxMethod);
-    return (
-      data !== null &&
-      typeof data === "object" &&
-      typeof data.method === "string" &&
-      data.method.indexOf(constants.sandboxMethodPrefix) === 0
-    );
-  }
-
   var hostOrigin = readMeta(constants.hostOriginMetaName);
   var allow = readMeta(constants.frameAllowMetaName);
   var viewUrl = readMeta(constants.viewUrlMetaName);
@@ -149,6 +136,7 @@ export const proxyScript = `(function () {
   var resourceTaken = false;
   var viewReady = false;
   var pendingHtml = null;
+  var pendingPort = null;
   var htmlSent = false;
 
   function createInner(tokens) {
@@ -168,41 +156,49 @@ export const proxyScript = `(function () {
     document.body.appendChild(frame);
   }
 
-  function takeResource(params) {
+  function takeResource(params, ports) {
     if (params === null || typeof params !== "object" || typeof params.html !== "string") {
       console.warn("Sandbox proxy ignored sandbox-resource-ready without an html string.");
+      return;
+    }
+    if (!ports || ports.length !== 1) {
+      console.warn("Sandbox proxy ignored sandbox-resource-ready without the view's port.");
       return;
     }
     resourceTaken = true;
     var tokens = intersectTokens(params.sandbox);
     if (tokens !== innerTokens) createInner(tokens);
     pendingHtml = params.html;
+    pendingPort = ports[0];
     if (viewReady) sendHtml();
   }
 
   function sendHtml() {
+    if (inner === null || !inner.contentWindow) return;
     htmlSent = true;
     var html = pendingHtml;
+    var port = pendingPort;
     pendingHtml = null;
-    toView({ jsonrpc: "2.0", method: constants.sandboxViewHtmlMethod, params: { html: html } });
-  }
-
-  function toView(data) {
-    if (inner === null || !inner.contentWindow) return;
-    inner.contentWindow.postMessage(data, innerOrigin === "null" ? "*" : innerOrigin);
+    pendingPort = null;
+    inner.contentWindow.postMessage(
+      { jsonrpc: "2.0", method: constants.sandboxViewHtmlMethod, params: { html: html } },
+      innerOrigin === "null" ? "*" : innerOrigin,
+      [port]
+    );
   }
 
   window.addEventListener("message", function (event) {
     var data = event.data;
     if (event.source === window.parent) {
       if (event.origin !== hostOrigin) return;
-      if (isSandboxMethod(data)) {
-        if (!resourceTaken && data.method === constants.sandboxResourceReadyMethod) {
-          takeResource(data.params);
-        }
-        return;
+      if (
+        !resourceTaken &&
+        data !== null &&
+        typeof data === "object" &&
+        data.method === constants.sandboxResourceReadyMethod
+      ) {
+        takeResource(data.params, event.ports);
       }
-      if (htmlSent) toView(data);
       return;
     }
     if (inner !== null && event.source === inner.contentWindow && event.source !== null) {
@@ -216,11 +212,10 @@ export const proxyScript = `(function () {
         if (pendingHtml !== null) sendHtml();
         return;
       }
-      if (isSandboxMethod(data)) {
-        console.warn("Sandbox proxy dropped a sandbox message sent by the view.");
-        return;
-      }
-      window.parent.postMessage(data, hostOrigin);
+      // The view speaks to the host on its port (its window.parent); nothing it posts here goes on.
+      console.warn(
+        "Sandbox proxy dropped a message the view posted to it: a view's window.parent is its channel to the host."
+      );
     }
   });
 

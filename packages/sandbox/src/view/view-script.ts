@@ -7,6 +7,7 @@ import {
   sandboxViewHtmlMethod,
   sandboxViewReadyMethod,
 } from "../proxy/sandbox-methods";
+import { parentStandInSource } from "./parent-stand-in-source";
 import { realmLockdownSource } from "./realm-lockdown";
 
 const constants = JSON.stringify({
@@ -22,14 +23,19 @@ const constants = JSON.stringify({
  * 2. Stops with a notice when opened top-level or without the proxy's origin.
  * 3. Posts `ui/notifications/sandbox-view-ready` to the parent (the proxy), for the proxy's
  *    origin only, and listens for one `ui/notifications/sandbox-view-html { html }` whose source
- *    is the parent and whose origin is the proxy's.
- * 4. Writes the html into this document (`document.open`, `write`, `close`): the document keeps
- *    its URL, its origin, its CSP and the locked realm; `srcdoc` is removed from its frames first.
+ *    is the parent, whose origin is the proxy's and which carries one MessagePort: the card's own
+ *    channel to the host page.
+ * 4. Makes `window.parent` a same-realm stand-in that speaks on that port
+ *    (parent-stand-in-source.ts), so the view's messages reach the host page directly.
+ * 5. Writes the html into this document (`document.open`, `write`, `close`): the document keeps
+ *    its URL, its origin, its CSP, the locked realm and the stand-in; `srcdoc` is removed from its
+ *    frames first.
  */
 export const viewLoaderScript = `(function () {
   "use strict";
   var constants = ${constants};
   var lockdown = (${realmLockdownSource})(window);
+  var standInParent = ${parentStandInSource};
 
   function readMeta(name) {
     var element = document.querySelector('meta[name="' + name + '"]');
@@ -56,11 +62,13 @@ export const viewLoaderScript = `(function () {
       data.method !== constants.sandboxViewHtmlMethod ||
       data.params === null ||
       typeof data.params !== "object" ||
-      typeof data.params.html !== "string"
+      typeof data.params.html !== "string" ||
+      event.ports.length !== 1
     ) {
       return;
     }
     window.removeEventListener("message", onMessage);
+    standInParent(window, event.ports[0], proxyOrigin);
     var html = lockdown.prepare(data.params.html);
     document.open();
     document.write(html);

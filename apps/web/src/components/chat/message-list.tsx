@@ -40,7 +40,8 @@ export function MessageList(props: { chatId: string; ownsUnassignedCards: boolea
   const container = useRef<HTMLDivElement>(null);
   // Before following the end: a page put above keeps the view, unless the end is followed.
   const measurePlace = useKeepPlace(container, messages[0]?.id);
-  // At the end on opening; then following new content only while the person reads the latest.
+  // At the end on opening; then following new content and the last item's growth only while the
+  // person reads the latest.
   const followScroll = useFollowBottom(
     container,
     `${messages[0]?.conversationId ?? ""}:${chatId}`,

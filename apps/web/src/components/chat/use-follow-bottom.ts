@@ -15,12 +15,17 @@ const personEvents = ["wheel", "touchstart", "pointerdown", "keydown"] as const;
  *   the person's first scroll up, or anything they do in the list.
  * - New content at the end (`tail` changed: a message added, the last one grew) scrolls to the
  *   end only when the person was at the end.
+ * - The last item growing (the list's last message or card: a card in it whose view reports a
+ *   new height, its frame growing to it) scrolls to the end, as a streaming reply does, only
+ *   when the person was at the end: a new card that opens below the fold comes into view.
  * - Scrolling up stops following; scrolling back to the end follows again. Only a move up stops
  *   it: a card in view growing moves nothing, and one above growing moves the list down (the
  *   browser's scroll anchoring), neither of which is the person leaving the end.
- * - Anything else after the opening (a card above growing, a card's view resizing) scrolls
- *   nothing: the browser's scroll anchoring keeps what the person looks at in place, and a click
- *   aimed at a card's frame lands where it was aimed.
+ * - Anything else after the opening scrolls nothing: a card above the last item growing is left
+ *   to the browser's scroll anchoring, which keeps what the person looks at in place, and a person
+ *   who scrolled up is never moved. A click aimed at a card in view lands where it was aimed
+ *   once no frame grows; while the last item grows at the end, what is above it moves up with
+ *   the end, as it does under a streaming reply.
  *
  * @param tail - a value that changes when content is added at the end, and only then.
  * @returns the list's scroll handler.
@@ -54,18 +59,34 @@ export function useFollowBottom(
     const element = container.current;
     const content = element?.firstElementChild;
     if (element == null || content == null || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
+    /** The list's last item (message or card), watched for growth at the end. */
+    let last: Element | null = null;
+    const observer = new ResizeObserver((entries) => {
       // A scroll up whose event has not come yet is the person (or a click's scroll into view).
-      if (!opening.current || !following.current || element.scrollTop < lastTop.current) return;
-      element.scrollTo({ top: element.scrollHeight });
+      if (!following.current || element.scrollTop < lastTop.current) return;
+      if (opening.current || entries.some((entry) => entry.target === last)) {
+        element.scrollTo({ top: element.scrollHeight });
+      }
     });
     observer.observe(content);
+    const watchLast = () => {
+      const next = content.lastElementChild;
+      if (next === last) return;
+      if (last !== null) observer.unobserve(last);
+      last = next;
+      if (last !== null) observer.observe(last);
+    };
+    watchLast();
+    // Items are added and removed by React; the last one is whichever is last now.
+    const items = new MutationObserver(watchLast);
+    items.observe(content, { childList: true });
     const endOpening = () => {
       opening.current = false;
     };
     for (const type of personEvents) element.addEventListener(type, endOpening, { passive: true });
     return () => {
       observer.disconnect();
+      items.disconnect();
       for (const type of personEvents) element.removeEventListener(type, endOpening);
     };
   }, [container]);
