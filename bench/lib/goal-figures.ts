@@ -67,7 +67,7 @@ export function withSpread(row: BenchRow | undefined, unit: string): string {
 }
 
 /** A row's p75 over its p25, when it has both and a p25 above 0. */
-export function spreadOf(row: BenchRow | undefined): number | undefined {
+function spreadOf(row: BenchRow | undefined): number | undefined {
   if (row?.p25 === undefined || row.p75 === undefined || !(row.p25 > 0)) return undefined;
   return row.p75 / row.p25;
 }
