@@ -18,7 +18,7 @@ function sharedEcho(): ConfiguredSources {
         description: "Answers with its text.",
         inputSchema: { text: z.string() },
         visibility: ["app"],
-        handler: (args) => ({ content: [{ type: "text", text: args.text }] }),
+        handler: (args) => ({ content: [{ type: "text", text: String(args["text"]) }] }),
       },
     ],
   });
