@@ -59,9 +59,9 @@ test("refusing with a reason shows it in the view and the call never reaches the
   const host = running();
   const card = await openTasks(page);
   const view = viewOf(card);
-  await addTask(view, "Water the plants");
+  await addTask(card, "Water the plants");
 
-  await pressDeleteAll(view);
+  await pressDeleteAll(card);
   const dialog = await expectAsked(page, view);
   await dialog.getByTestId("approval-reason").fill("Not today, the plants still need water");
   await dialog.getByTestId("approval-refuse").click();
@@ -81,32 +81,33 @@ test("allow once asks again next time; allow for this card stops asking on that 
   const card = await openTasks(page);
   const view = viewOf(card);
 
-  await addTask(view, "First");
-  await pressDeleteAll(view);
+  await addTask(card, "First");
+  await pressDeleteAll(card);
   await (await expectAsked(page, view)).getByTestId("approval-allow-once").click();
   await expectDeleted(view);
   await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(1);
 
   // Once means once: the next delete on the same card asks again.
-  await addTask(view, "Second");
-  await pressDeleteAll(view);
+  await addTask(card, "Second");
+  await pressDeleteAll(card);
   await (await expectAsked(page, view)).getByTestId("approval-allow-card").click();
   await expectDeleted(view);
   await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(2);
   expect(frames.countReceived("approval:request")).toBe(2);
 
   // For this card: the call goes through with nobody answering (it would wait otherwise).
-  await addTask(view, "Third");
-  await pressDeleteAll(view);
+  await addTask(card, "Third");
+  await pressDeleteAll(card);
   await expectDeleted(view);
   await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(3);
   expect(frames.countReceived("approval:request")).toBe(2);
   await expect(page.getByTestId("approval-dialog")).toHaveCount(0);
 
   // The grant was for that card: another Tasks card in the same conversation is asked about.
-  const other = viewOf(await openTasks(page));
-  await addTask(other, "Fourth");
-  await pressDeleteAll(other);
+  const otherCard = await openTasks(page);
+  const other = viewOf(otherCard);
+  await addTask(otherCard, "Fourth");
+  await pressDeleteAll(otherCard);
   await (await expectAsked(page, other)).getByTestId("approval-allow-once").click();
   await expectDeleted(other);
   await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(4);
@@ -117,16 +118,18 @@ test("allow for this conversation lets another card of the conversation through"
   page,
 }) => {
   const host = running();
-  const first = viewOf(await openTasks(page));
-  await addTask(first, "First");
-  await pressDeleteAll(first);
+  const firstCard = await openTasks(page);
+  const first = viewOf(firstCard);
+  await addTask(firstCard, "First");
+  await pressDeleteAll(firstCard);
   await (await expectAsked(page, first)).getByTestId("approval-allow-conversation").click();
   await expectDeleted(first);
   await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(1);
 
-  const second = viewOf(await openTasks(page));
-  await addTask(second, "Second");
-  await pressDeleteAll(second);
+  const secondCard = await openTasks(page);
+  const second = viewOf(secondCard);
+  await addTask(secondCard, "Second");
+  await pressDeleteAll(secondCard);
   await expectDeleted(second);
   await expect.poll(async () => (await host.toolCalls())[deleteCalls]).toBe(2);
   expect(frames.countReceived("approval:request")).toBe(1);
@@ -135,12 +138,14 @@ test("allow for this conversation lets another card of the conversation through"
 
 test("several questions at once wait in a queue and each gets its own answer", async ({ page }) => {
   const host = running();
-  const first = viewOf(await openTasks(page));
-  const second = viewOf(await openTasks(page));
-  await addTask(first, "One");
-  await addTask(second, "Two");
+  const firstCard = await openTasks(page);
+  const secondCard = await openTasks(page);
+  const first = viewOf(firstCard);
+  const second = viewOf(secondCard);
+  await addTask(firstCard, "One");
+  await addTask(secondCard, "Two");
 
-  await pressDeleteAll(first);
+  await pressDeleteAll(firstCard);
   const dialog = await expectAsked(page, first);
   // The dialog is modal for the person, but a view keeps running: the second card's button is
   // pressed by script, as its own code could, while the first question is open.

@@ -3,7 +3,14 @@
 // another window or origin, or a page that loads the proxy where it does not belong.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { io } from "socket.io-client";
-import { cards, openCard, proxyFrame, viewFrame, viewOf } from "../support/card-frames";
+import {
+  cards,
+  openCard,
+  proxyFrame,
+  scrolledToViewOf,
+  viewFrame,
+  viewOf,
+} from "../support/card-frames";
 import { conversationHash, expectChatReady, sendMessage, signIn } from "../support/chat-page";
 import { embed, openSocket, postResourceReadyTo, recordMessages } from "../support/attack-pages";
 import { startAttackerServer, type AttackerServer } from "../support/attacker-server";
@@ -240,8 +247,11 @@ for (const origin of [
     });
 
     // The person's own Save goes through after the forged messages; had the forged save gone
-    // through first, this one would be version 2.
-    await notes.getByTestId("notes-save").click();
+    // through first, this one would be version 2. A chat just opened on the conversation (the
+    // popup) follows its list's end while the card grows to its view's height: a person scrolls
+    // to the card, and the click waits until no frame moves (aimed while the frame still moved,
+    // it landed outside the view and was lost).
+    await (await scrolledToViewOf(card)).getByTestId("notes-save").click();
     await expect(notes.getByTestId("notes-status")).toHaveText(
       "Saved the notes (1 word), version 1.",
     );

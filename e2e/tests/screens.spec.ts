@@ -48,8 +48,8 @@ test("the main screens", async ({ page }, testInfo) => {
   await expect(notes.getByTestId("notes-words")).toHaveText("5 words");
   const tasksCard = (await openCard(page, "/call show-tasks")).card;
   const tasks = viewOf(tasksCard);
-  await addTask(tasks, "Water the plants");
-  await addTask(tasks, "Book the dentist");
+  await addTask(tasksCard, "Water the plants");
+  await addTask(tasksCard, "Book the dentist");
   await expect(tasks.getByTestId("task-count")).toHaveText("2 tasks");
   await expect(cards(page)).toHaveCount(2);
   await save(page, testInfo, "conversation-with-cards");
@@ -64,7 +64,7 @@ test("the main screens", async ({ page }, testInfo) => {
   await expect(notes.locator("html")).toHaveAttribute("data-theme", "light");
 
   // The approval dialog.
-  await pressDeleteAll(tasks);
+  await pressDeleteAll(tasksCard);
   const dialog = page.getByTestId("approval-dialog");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId("approval-tool")).toHaveText("delete-all-tasks");

@@ -2,6 +2,7 @@ import { errorMessage } from "@mcp-chat-host/protocol";
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
+import { defaultBusyRetryDelaysMs } from "./sqlite-busy-retry";
 import { StoreError, toStoreError, type StoreAction } from "./store-error";
 
 // Replaced by `true` when packages/mcp-chat-host bundles this file; undeclared otherwise.
@@ -32,6 +33,7 @@ const fromWorker = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("open-failed"), error: workerError }),
   z.object({ kind: z.literal("written"), id: z.number() }),
   z.object({ kind: z.literal("failed"), id: z.number(), error: workerError }),
+  z.object({ kind: z.literal("busy"), id: z.number(), delayMs: z.number() }),
   z.object({ kind: z.literal("closed") }),
 ]);
 
@@ -43,6 +45,13 @@ export interface SqliteAuditWriterOptions {
   sql: string;
   /** The store's busy timeout, in ms: how long the worker waits for the server's own writes. */
   busyTimeoutMs: number;
+  /**
+   * The waits before each new attempt of a batch still refused as busy after the busy timeout
+   * (the store's; default `defaultBusyRetryDelaysMs`). Later batches wait behind it, in order.
+   */
+  busyRetryDelaysMs?: readonly number[];
+  /** Told each time a batch waits to be tried again because the database was busy. */
+  onBusy?: (delayMs: number) => void;
 }
 
 interface PendingWrite {
@@ -87,8 +96,12 @@ export class SqliteAuditWriter {
     };
     let worker: Worker;
     try {
+      const { onBusy: _onBusy, ...data } = options;
       worker = new Worker(auditWorkerUrl(), {
-        workerData: options,
+        workerData: {
+          ...data,
+          busyRetryDelaysMs: [...(options.busyRetryDelaysMs ?? defaultBusyRetryDelaysMs)],
+        },
         // The worker is plain JavaScript: it needs none of the parent's loaders or flags.
         execArgv: [],
       });
@@ -127,6 +140,9 @@ export class SqliteAuditWriter {
             return;
           case "failed":
             writer.#settle(message.data.id, message.data.error);
+            return;
+          case "busy":
+            options.onBusy?.(message.data.delayMs);
             return;
           case "closed":
             return;

@@ -10,6 +10,7 @@ import type {
   SignInStateOutcome,
   SignInTokenOutcome,
 } from "./host-store";
+import { BusyRetry, type BusyRetryOptions } from "./sqlite-busy-retry";
 import { migrate } from "./sqlite-migrations";
 import { SqliteAuditWriter } from "./sqlite-audit-writer";
 import { insertAuditSql } from "./sqlite-card-tables";
@@ -36,6 +37,12 @@ export interface SqliteStoreOptions {
    * ms. better-sqlite3 waits synchronously, blocking the event loop, so keep it short. Default 1000.
    */
   busyTimeoutMs?: number;
+  /**
+   * What happens to an operation still refused as busy after the busy timeout: it is tried again
+   * after each of these waits, on a timer, with later operations queued behind it in order
+   * (see `BusyRetry`; default about 8 s in all). The audit writer thread does the same.
+   */
+  busyRetry?: BusyRetryOptions;
 }
 
 /**
@@ -51,6 +58,8 @@ export abstract class SqliteClusterStore {
   protected readonly now: () => number;
   protected readonly randomId: () => string;
   private readonly busyTimeoutMs: number;
+  private readonly busyRetryDelaysMs: readonly number[] | undefined;
+  private readonly retry: BusyRetry;
   private auditWriter: SqliteAuditWriter | null = null;
   /** Where {@link useAuditWriter} said the writer thread should commit, until it starts. */
   private auditWriterPath: string | null = null;
@@ -68,6 +77,8 @@ export abstract class SqliteClusterStore {
     this.randomId = options.randomId ?? randomUUID;
     const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 1_000));
     this.busyTimeoutMs = busyTimeoutMs;
+    this.busyRetryDelaysMs = options.busyRetry?.delaysMs;
+    this.retry = new BusyRetry(options.busyRetry);
     try {
       database.pragma("journal_mode = WAL");
       database.pragma("foreign_keys = ON");
@@ -270,6 +281,9 @@ export abstract class SqliteClusterStore {
       path,
       sql: insertAuditSql,
       busyTimeoutMs: this.busyTimeoutMs,
+      ...(this.busyRetryDelaysMs === undefined
+        ? {}
+        : { busyRetryDelaysMs: this.busyRetryDelaysMs }),
     });
   }
 
@@ -334,6 +348,8 @@ export abstract class SqliteClusterStore {
     // The writer commits what it was given, then its thread ends; then this connection closes.
     this.auditWriterPath = null;
     await this.auditWriterStarting;
+    // A write waiting for a busy database is still written (or fails) before the close.
+    await this.retry.idle();
     await this.auditWriter?.close();
     if (this.database.open) {
       this.tables.clear();
@@ -342,19 +358,32 @@ export abstract class SqliteClusterStore {
     }
   }
 
-  /** Runs `body` in one transaction, committed before the promise resolves. */
+  /**
+   * Runs `body` in one write transaction, committed before the promise resolves. It begins
+   * IMMEDIATE: the write lock is taken first, so a wait for another connection's commit (the
+   * audit writer thread's) is covered by the busy timeout. A deferred transaction would read
+   * first and then ask for the lock, which SQLite refuses at once without waiting (a connection
+   * holding a read snapshot cannot wait for a writer), or refuses because the snapshot it read
+   * is no longer the newest (`SQLITE_BUSY_SNAPSHOT`).
+   */
   protected inTransaction<T>(action: StoreAction, body: () => T): Promise<T> {
-    return this.attempt(action, () => this.database.transaction(body)());
+    return this.attempt(action, () => this.database.transaction(body).immediate());
   }
 
-  /** Runs `body`, turning any failure into a rejected {@link StoreError}. */
+  /** Runs `body` in one read-only transaction (a consistent snapshot; it takes no write lock). */
+  protected inReadTransaction<T>(action: StoreAction, body: () => T): Promise<T> {
+    return this.attempt(action, () => this.database.transaction(body).deferred());
+  }
+
+  /**
+   * Runs `body`, turning any failure into a rejected {@link StoreError}; one the database was too
+   * busy for is tried again later, in order (see {@link BusyRetry}).
+   */
   protected attempt<T>(action: StoreAction, body: () => T): Promise<T> {
-    try {
+    return this.retry.run(action, () => {
       if (!this.database.open) throw storeClosed(action);
-      return Promise.resolve(body());
-    } catch (error) {
-      return Promise.reject(toStoreError(error, action));
-    }
+      return body();
+    });
   }
 
   /** A time for an INTEGER column: the given one (rounded) or the clock's. */

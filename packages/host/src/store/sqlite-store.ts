@@ -37,11 +37,14 @@ export type { SqliteStoreOptions } from "./sqlite-cluster-store";
 
 /**
  * {@link HostStore} on SQLite through better-sqlite3. better-sqlite3 is synchronous, so each
- * write's transaction has committed before the returned promise exists.
+ * write's transaction has usually committed before the returned promise exists; one the database
+ * was too busy for (another connection held the write lock past the busy timeout) is tried again
+ * on a timer, with the later operations queued behind it in order (see `BusyRetry`).
  *
  * The connection is set up with WAL, `foreign_keys=ON`, `synchronous=FULL` (a committed write
  * survives a power cut, which "never acknowledge what is not yet stored" needs) and a
- * `busy_timeout`; the schema is migrated forward on construction.
+ * `busy_timeout`; write transactions begin IMMEDIATE; the schema is migrated forward on
+ * construction.
  */
 export class SqliteStore extends SqliteClusterStore implements HostStore {
   /**
@@ -241,7 +244,7 @@ export class SqliteStore extends SqliteClusterStore implements HostStore {
 
   exportConversation(userId: string, id: string): Promise<ConversationDocument | null> {
     // One transaction, so the document is a consistent snapshot.
-    return this.inTransaction({ what: "The conversation could not be exported" }, () => {
+    return this.inReadTransaction({ what: "The conversation could not be exported" }, () => {
       const conversation = this.tables.findConversation(userId, id);
       if (conversation === null) return null;
       return buildConversationDocument(

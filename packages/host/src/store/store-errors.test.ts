@@ -18,7 +18,9 @@ describe("storage failures become StoreErrors and leave nothing partial", () => 
     path = join(folder, "host.db");
     // The store takes an open connection, which is the seam for fault injection below.
     database = new Database(path);
-    store = new SqliteStore(database, { busyTimeoutMs: 0 });
+    // No waits for a busy database: the mapping of its refusal is what is tested here (the waits
+    // are in sqlite-busy-retry.test.ts).
+    store = new SqliteStore(database, { busyTimeoutMs: 0, busyRetry: { delaysMs: [] } });
   });
 
   afterEach(async () => {
