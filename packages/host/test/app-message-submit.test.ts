@@ -223,3 +223,97 @@ describe("submit mode", () => {
     ).toEqual([undefined, fromApp]);
   });
 });
+
+/** A second server, whose tool an app of another server must not reach through its message. */
+function otherApp() {
+  return new McpApp({
+    name: "other",
+    title: "Other",
+    html: "<!doctype html><p>Other</p>",
+    tools: [
+      {
+        name: "wipe",
+        description: "Another server's tool.",
+        view: false,
+        handler: () => ({ content: [{ type: "text", text: "Wiped." }] }),
+      },
+    ],
+  });
+}
+
+/** An app with a model-only tool and an app-visible one beside the tool that shows its card. */
+function ownApp(calls: string[]) {
+  return new McpApp({
+    name: "own",
+    title: "Own",
+    html: "<!doctype html><p>Own</p>",
+    tools: [
+      {
+        name: "show",
+        title: "Show",
+        description: "Shows the app.",
+        handler: () => ({ content: [{ type: "text", text: "Shown." }] }),
+      },
+      {
+        name: "secret",
+        description: "Model-only.",
+        view: false,
+        visibility: ["model"],
+        handler: () => {
+          calls.push("secret");
+          return { content: [{ type: "text", text: "Secret." }] };
+        },
+      },
+      {
+        name: "refresh",
+        description: "App-visible.",
+        view: false,
+        visibility: ["app", "model"],
+        handler: () => {
+          calls.push("refresh");
+          return { content: [{ type: "text", text: "Refreshed." }] };
+        },
+      },
+    ],
+  });
+}
+
+describe("a reply to an app's message checks its tool calls as the app's page calls", () => {
+  it("refuses another server's tool and a model-only tool; an app-visible one goes through onAppCall", async () => {
+    const calls: string[] = [];
+    const asked: string[] = [];
+    host = await startHost({
+      session(session) {
+        mcpChatHost(session.chat(), [ownApp(calls), otherApp()], {
+          messages: "submit",
+          onAppCall: (call) => {
+            asked.push(call.name);
+            return true;
+          },
+        });
+      },
+    });
+    const client = await host.connect();
+    await client.value("session:hello", {});
+    const card = await openCard(client, "chat-1", "show");
+    const replyOf = async (text: string) => {
+      const ended = turnEnded(client, "chat-1");
+      expect(await post(client, card.instanceId, text)).toMatchObject({ ok: true });
+      await ended;
+      const stored = await host!.server.store.listMessages(card.conversationId!);
+      return JSON.stringify(stored.at(-1)?.parts);
+    };
+
+    const other = await replyOf("/call wipe {}");
+    expect(other).toContain('The app can\'t call the tool \\"wipe\\"');
+    const secret = await replyOf("/call secret {}");
+    expect(secret).toContain('The app can\'t call the tool \\"secret\\"');
+    expect(calls).toEqual([]);
+    expect(asked).toEqual([]);
+
+    const refresh = await replyOf("/call refresh {}");
+    expect(refresh).toContain("Refreshed.");
+    expect(calls).toEqual(["refresh"]);
+    expect(asked).toEqual(["refresh"]);
+  });
+});

@@ -66,7 +66,11 @@ export function decideOfflineReply(
   const last = prompt.at(-1);
   if (last?.role === "tool") return text(describeToolResults(last.content));
 
-  const personText = last?.role === "user" ? userText(last.content) : "";
+  // A message an app wrote opens with a mark saying so (`person-content.ts`); the rules read past it.
+  const personText = (last?.role === "user" ? userText(last.content) : "").replace(
+    /^\[Message written by the app [^\n]*\]\n\n/,
+    "",
+  );
   if (personText !== "" && !personText.startsWith(APP_CONTEXT_HEADER_START)) {
     const command = /^\/call(?:\s|$)/.test(personText.trim());
     if (command) return decideCall(personText.trim().slice("/call".length).trim(), tools);

@@ -1,5 +1,3 @@
-import { cardChatKey } from "../session/card-chat-key";
-import { toolDefinition } from "../sources/tool-metadata";
 import type { LiveCard } from "../session/card-registry";
 import { capToolResult } from "../sources/capped-result";
 import { NOT_RUNNING, pageError } from "./page-errors";
@@ -10,10 +8,9 @@ import { PageRequestFailure } from "../errors/page-request-failure";
 import { toWireError } from "../errors/to-wire-error";
 import type { Source, SourceTool } from "../sources/source";
 import type { SessionContext } from "../session/session-context";
-import { isVisibleTo } from "../sources/tool-metadata";
 import { measuredToolCall } from "../telemetry/measured-tool-call";
 import { inSpan, type SpanHandle } from "../telemetry/spans";
-import { runAppCallChain } from "../gate/app-call-gate";
+import { checkCardCall } from "./card-call-check";
 import type { ApprovalOutcome } from "../gate/approval-types";
 import { ElicitationCaller } from "../elicitation/elicitation-routing";
 
@@ -96,41 +93,13 @@ export class PageCallGate {
     } catch (error) {
       throw pageCallFailure(error, source.key, source.closed, pageRpcCodes.internalError);
     }
-    const tool = tools.find((candidate) => candidate.name === name);
-    if (!tool || !isVisibleTo(tool, "app")) {
-      const reason = `The app can't call the tool "${name}".`;
-      audit("refused", reason);
-      throw pageError(reason, "invalidParams");
-    }
-    const verdict = await runAppCallChain(
-      card.chain,
-      {
-        name,
-        arguments: args,
-        tool: toolDefinition(tool),
-        instanceId,
-        kind: card.descriptor.kind,
-        source: card.descriptor.source,
-        chat: this.#chatOf(card),
-        title: card.descriptor.title,
-        session: { id: context.id, user: { ...context.user } },
-        ask: (question) =>
-          context.broker.ask({
-            conversationId: card.descriptor.conversationId,
-            chatId: card.descriptor.chatId,
-            instanceId,
-            source: card.descriptor.source,
-            tool: name,
-            title: card.descriptor.title,
-            arguments: args,
-            annotations: tool.annotations,
-            question: question ?? null,
-            onOutcome: (outcome) => {
-              approval = outcome;
-            },
-          }),
+    const verdict = await checkCardCall(
+      context,
+      card,
+      { name, tool: tools.find((candidate) => candidate.name === name), arguments: args },
+      (outcome) => {
+        approval = outcome;
       },
-      { warn: (message) => context.logger.warn({ card: instanceId, tool: name }, message) },
     );
     if (!verdict.allowed) {
       audit("refused", verdict.reason);
@@ -205,13 +174,6 @@ export class PageCallGate {
   /** A card's rate budget is its user's and its own (ids are unique, the user makes it certain). */
   #cardKey(instanceId: string): string {
     return `${this.context.user.id}\u0000${instanceId}`;
-  }
-
-  /** The chat a hook is told the card belongs to: its owner if registered here, else the only chat. */
-  #chatOf(card: LiveCard): string | null {
-    const { chatId, kind } = card.descriptor;
-    if (chatId !== null && this.context.chats.has(chatId)) return chatId;
-    return kind === "card" ? cardChatKey(null, [...this.context.chats.keys()]) : null;
   }
 
   /** Queues the audit of a page call (written in batches; see `AuditLog`). */

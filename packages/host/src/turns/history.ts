@@ -2,7 +2,7 @@ import type { ChatMessage, MessagePart } from "@mcp-chat-host/protocol";
 import type { JSONValue } from "@ai-sdk/provider";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
 import { modelOutputFor, refusalOutcome } from "../model/tool-outcome";
-import { personContent } from "./person-content";
+import { framedText, personContent } from "./person-content";
 
 /** What the model is told at the end of a reply the person stopped. */
 export const STOPPED_REPLY_MARK = "[The person stopped this reply before it was finished.]";
@@ -32,8 +32,9 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
     if (message.role === "user") {
       const text = textOf(message.parts);
       if (text.length === 0 && !message.parts.some((part) => part.type === "resource")) continue;
-      dropUnansweredCopy(history, text);
-      history.push({ role: "user", content: personContent(message.parts) });
+      const content = personContent(message.parts, message.fromApp);
+      dropUnansweredCopy(history, framedText(content, text));
+      history.push({ role: "user", content });
       continue;
     }
     history.push(...assistantTurn(message));

@@ -2,6 +2,9 @@
 // as the MCP spec describes an embedded resource (the resource's contents, under its URI).
 import type { MessagePart } from "@mcp-chat-host/protocol";
 import type { UserContent } from "ai";
+import { escapeAttribute } from "../context/context-relay";
+import { escapeReportTags } from "../context/report-escape";
+import type { MessageFromApp } from "../store/host-store";
 
 type ResourcePart = Extract<MessagePart, { type: "resource" }>;
 
@@ -21,13 +24,44 @@ const MODEL_FILE_TYPES = /^(image\/(png|jpeg|gif|webp)|application\/pdf)$/;
  * @param parts - the stored parts of the person's message.
  * @returns the content of the model's user message.
  */
-export function personContent(parts: readonly MessagePart[]): UserContent {
-  const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+export function personContent(
+  parts: readonly MessagePart[],
+  fromApp?: MessageFromApp,
+): UserContent {
+  const written = parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+  // The mark opens the message, so all that follows it is the app's: there is no end to forge.
+  const text = fromApp === undefined ? written : `${appAuthorshipMark(fromApp)}\n\n${written}`;
   const resources = parts.filter((part): part is ResourcePart => part.type === "resource");
   if (resources.length === 0) return text;
   const content: Exclude<UserContent, string> = [{ type: "text", text }];
   for (const resource of resources) content.push(...resourceContent(resource));
   return content;
+}
+
+/**
+ * The line that opens a message an app's view wrote and the host sent (`submit` mode): which
+ * app, and that the person did not write it. The names come from the app's server and are
+ * escaped as the app context's are.
+ *
+ * @returns `[Message written by the app "<source>" (card "<title>"), not by the person.]`
+ */
+export function appAuthorshipMark(fromApp: MessageFromApp): string {
+  const source = escapeReportTags(escapeAttribute(fromApp.source));
+  const title = escapeReportTags(escapeAttribute(fromApp.title));
+  return `[Message written by the app "${source}" (card "${title}"), not by the person.]`;
+}
+
+/**
+ * The text the model reads first in a person's message content (what an unanswered copy of it is
+ * matched by).
+ *
+ * @param content - from {@link personContent}.
+ * @param fallback - returned when the content opens with no text.
+ */
+export function framedText(content: UserContent, fallback: string): string {
+  if (typeof content === "string") return content;
+  const first = content[0];
+  return first?.type === "text" ? first.text : fallback;
 }
 
 /** One attached resource as content parts of the person's message. */

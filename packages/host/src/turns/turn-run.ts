@@ -7,10 +7,12 @@ import type { Chat } from "../session/chat";
 import { withAppContext } from "../context/context-relay";
 import type { HostTool } from "../model/host-tool";
 import { runTurn } from "../model/model-runner";
-import type { ConversationRecord, MessageRecord } from "../store/host-store";
+import type { ConversationRecord, MessageFromApp, MessageRecord } from "../store/host-store";
+import { appTurnCheck } from "./app-turn-check";
+import type { ToolRequest } from "../model/tool-checks";
 import { annotateSpan } from "../telemetry/spans";
 import { historyForTurn } from "./history";
-import { personContent } from "./person-content";
+import { framedText, personContent } from "./person-content";
 import { messageToWire } from "./message-wire";
 import { turnSpanAttributes } from "./turn-span";
 import { turnTools } from "./tool-execution";
@@ -24,6 +26,8 @@ export interface StartedReply {
   reply: MessageRecord;
   messages: ModelMessage[];
   prefixLength: number;
+  /** The app that wrote the message this reply answers (`submit` mode), if an app did. */
+  fromApp?: MessageFromApp;
 }
 
 /**
@@ -47,10 +51,11 @@ export async function beginReply(
   const builtAt = context.services.now();
   context.lastContext.set(chat.key, { text: contextText, builtAt, injected });
   context.emit("context:built", { chatId: chat.key, text: contextText, builtAt, injected });
-  const past = historyForTurn(history.map(messageToWire), text);
+  const content = personContent(person.parts, person.fromApp);
+  const past = historyForTurn(history.map(messageToWire), framedText(content, text));
   const messages = withAppContext(
     past,
-    { role: "user", content: personContent(person.parts) },
+    { role: "user", content },
     injected ? contextText : null,
   );
   let reply: MessageRecord;
@@ -73,7 +78,12 @@ export async function beginReply(
   turn.reply = reply;
   context.emit("message:created", { message: messageToWire(reply) });
   context.emit("turn:state", { chatId: chat.key, conversationId: conversation.id, running: true });
-  return { reply, messages, prefixLength: past.length };
+  return {
+    reply,
+    messages,
+    prefixLength: past.length,
+    ...(person.fromApp === undefined ? {} : { fromApp: person.fromApp }),
+  };
 }
 
 /**
@@ -92,7 +102,22 @@ export async function runReply(
     context.logger.warn({ err: error }, "could not list a chat's tools");
     return [] as HostTool[];
   });
-  const onToolRequest = chat.options.onToolRequest;
+  const chatCheck = chat.options.onToolRequest;
+  // A reply to an app's message checks its calls as the app's page calls are checked, first.
+  const appCheck =
+    started.fromApp === undefined ? undefined : appTurnCheck(deps, chat.key, started.fromApp);
+  const chatHook =
+    chatCheck === undefined
+      ? undefined
+      : (request: ToolRequest) =>
+          chatCheck({ ...request, name: turn.realName(request.name), chat: chat.key });
+  const onToolRequest =
+    appCheck === undefined
+      ? chatHook
+      : async (request: ToolRequest) => {
+          const verdict = await appCheck(request);
+          return verdict === true && chatHook !== undefined ? chatHook(request) : verdict;
+        };
   const result = await runTurn({
     model: context.services.model,
     ...(chat.options.system === undefined ? {} : { system: chat.options.system }),
@@ -105,12 +130,7 @@ export async function runReply(
     stablePrefixLength: started.prefixLength,
     stallTimeoutMs: context.services.modelStallTimeoutMs,
     onModelRequest: () => context.services.metrics.modelRequest(context.services.model.provider),
-    ...(onToolRequest === undefined
-      ? {}
-      : {
-          onToolRequest: (request) =>
-            onToolRequest({ ...request, name: turn.realName(request.name), chat: chat.key }),
-        }),
+    ...(onToolRequest === undefined ? {} : { onToolRequest }),
     signal: turn.abort.signal,
     events: (event) => turn.apply(event),
   });
