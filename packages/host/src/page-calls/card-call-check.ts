@@ -62,7 +62,9 @@ export async function checkCardCall(
           onOutcome: onApproval,
         }),
     },
-    { warn: (message) => context.logger.warn({ card: descriptor.instanceId, tool: name }, message) },
+    {
+      warn: (message) => context.logger.warn({ card: descriptor.instanceId, tool: name }, message),
+    },
   );
 }
 

@@ -25,7 +25,10 @@ export function appTurnCheck(
     const name = listed?.tool.name ?? request.name;
     const refuse = (reason: string): string => {
       const written = `This reply answers a message the app "${fromApp.title}" wrote, so its tool calls are checked as the app's own. ${reason}`;
-      context.logger.info({ card: fromApp.instanceId, tool: name, source: listed?.source }, written);
+      context.logger.info(
+        { card: fromApp.instanceId, tool: name, source: listed?.source },
+        written,
+      );
       context.services.audit.record({
         userId: context.user.id,
         sessionId: context.id,

@@ -53,11 +53,7 @@ export async function beginReply(
   context.emit("context:built", { chatId: chat.key, text: contextText, builtAt, injected });
   const content = personContent(person.parts, person.fromApp);
   const past = historyForTurn(history.map(messageToWire), framedText(content, text));
-  const messages = withAppContext(
-    past,
-    { role: "user", content },
-    injected ? contextText : null,
-  );
+  const messages = withAppContext(past, { role: "user", content }, injected ? contextText : null);
   let reply: MessageRecord;
   try {
     reply = await context.services.store.appendMessage({
