@@ -45,7 +45,7 @@ export function personContent(
  *
  * @returns `[Message written by the app "<source>" (card "<title>"), not by the person.]`
  */
-export function appAuthorshipMark(fromApp: MessageFromApp): string {
+function appAuthorshipMark(fromApp: MessageFromApp): string {
   const source = escapeReportTags(escapeAttribute(fromApp.source));
   const title = escapeReportTags(escapeAttribute(fromApp.title));
   return `[Message written by the app "${source}" (card "${title}"), not by the person.]`;
