@@ -16,13 +16,17 @@ import { toWireError } from "./errors/to-wire-error";
 import { describeModel, resolveModel } from "./model/model-selection";
 import { openNamedStore, storeSystem } from "./named-store";
 import { createHttpLayer } from "./server/http-layer";
-import { RateLimiter } from "./page-calls/rate-limit";
+import { PageRequestLimits, pageRequestRates } from "./page-calls/page-request-limits";
 import { SessionRegistry } from "./session-registry";
 import type { SessionServices } from "./session/session-services";
 import { ProcessSources, type ConfiguredSources } from "./session/session-sources";
 import { acceptTabs } from "./socket/tab-connection";
 import { liveViewsFromConfig } from "./live-views-config";
-import { defaultPageCallRate, pageCallsFromConfig } from "./page-calls-config";
+import {
+  defaultPageCallRate,
+  pageCallsFromConfig,
+  type PageCallsConfig,
+} from "./page-calls-config";
 import { configSourceFactory } from "./sources/config-source";
 import { routeElicitation } from "./elicitation/elicitation-routing";
 import { elicitationTimeoutMs as elicitationTimeoutFrom } from "./elicitation/elicitation-timeout";
@@ -121,11 +125,20 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
       const liveViews = liveViewsFromConfig(config);
       const connectors = connectorsFromConfig(config);
       // The code's `pageCallRate` wins over the file's `host.pageCalls`, field by field.
-      const pageCalls = pageCallsFromConfig(config) ?? defaultPageCallRate;
-      const limiter = new RateLimiter({
-        ratePerSecond: options.pageCallRate?.perSecond ?? pageCalls.perSecond,
-        burst: options.pageCallRate?.burst ?? pageCalls.burst,
-      });
+      const pageCalls: PageCallsConfig = pageCallsFromConfig(config) ?? defaultPageCallRate;
+      const code = options.pageCallRate;
+      const pageLimits = new PageRequestLimits(
+        pageRequestRates(
+          {
+            perSecond: code?.perSecond ?? pageCalls.perSecond,
+            burst: code?.burst ?? pageCalls.burst,
+          },
+          {
+            source: code?.perSource ?? pageCalls.perSource,
+            session: code?.perSession ?? pageCalls.perSession,
+          },
+        ),
+      );
       for (const entry of Object.values(config?.servers ?? {})) {
         factories.set(entry.name, {
           factory: configSourceFactory(entry, {
@@ -213,7 +226,7 @@ export function createHostServer(options: HostServerOptions = {}): HostServer {
             csp: meta.csp,
             permissions: meta.permissions,
           }),
-        takePageCall: (key) => limiter.take(key).ok,
+        pageLimits,
         now,
         toolTimeout: options.toolTimeout ?? 300,
         elicitationTimeoutMs,

@@ -41,11 +41,18 @@ export interface HostServerOptions extends Omit<HttpLayerOptions, "logger" | "to
   /** How long a tab may be gone before its session ends, in ms (default 60,000). */
   sessionGraceMs?: number;
   /**
-   * Page tool calls allowed per card: sustained per second and burst (default: the config's
-   * `host.pageCalls`, else 20 and 40). A card's resource requests (read, list, templates list) get
-   * a bucket of their own of the same size.
+   * Page requests allowed per card, of each kind (tool calls, resource requests, context
+   * updates, messages, log entries): sustained per second and burst (default: the config's
+   * `host.pageCalls`, else 20 and 40); and the budgets shared by the cards of one source in a
+   * session (`perSource`, default twice the card's) and by all cards of a session (`perSession`,
+   * default four times). Each field wins over the file's.
    */
-  pageCallRate?: { perSecond?: number; burst?: number };
+  pageCallRate?: {
+    perSecond?: number;
+    burst?: number;
+    perSource?: { perSecond: number; burst: number };
+    perSession?: { perSecond: number; burst: number };
+  };
   /** How long a model's tool call may run, in seconds (default 300). */
   toolTimeout?: number;
   /**

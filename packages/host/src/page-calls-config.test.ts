@@ -62,7 +62,43 @@ describe("pageCallsFromConfig", () => {
 
   it("refuses a field it does not know, so a typo is not silently ignored", () => {
     expect(() => pageCallsFromConfig(configWith({ pageCalls: { perMinute: 600 } }))).toThrow(
-      'host.pageCalls takes only "perSecond" and "burst", not "perMinute". Fix it in the configuration file.',
+      'host.pageCalls takes only "perSecond", "burst", "perSource" and "perSession", not "perMinute". Fix it in the configuration file.',
+    );
+  });
+
+  it("takes the budgets of a source's and a session's cards, a left-out field the card's", () => {
+    expect(
+      pageCallsFromConfig(
+        configWith({
+          pageCalls: {
+            perSecond: 10,
+            burst: 20,
+            perSource: { perSecond: 15 },
+            perSession: { perSecond: 50, burst: 100 },
+          },
+        }),
+      ),
+    ).toEqual({
+      perSecond: 10,
+      burst: 20,
+      perSource: { perSecond: 15, burst: 20 },
+      perSession: { perSecond: 50, burst: 100 },
+    });
+  });
+
+  it("refuses a bad perSource or perSession, naming the field", () => {
+    expect(() =>
+      pageCallsFromConfig(configWith({ pageCalls: { perSource: { burst: 0 } } })),
+    ).toThrow(
+      `host.pageCalls.perSource.burst must be a whole number from 1 to ${maximumPageCallRate}, not 0. Fix it in the configuration file.`,
+    );
+    expect(() => pageCallsFromConfig(configWith({ pageCalls: { perSession: 80 } }))).toThrow(
+      'host.pageCalls.perSession must be an object such as { "perSecond": 20, "burst": 40 }, not 80. Fix it in the configuration file.',
+    );
+    expect(() =>
+      pageCallsFromConfig(configWith({ pageCalls: { perSession: { perSource: {} } } })),
+    ).toThrow(
+      'host.pageCalls.perSession takes only "perSecond" and "burst", not "perSource". Fix it in the configuration file.',
     );
   });
 });

@@ -1,5 +1,6 @@
 import { isCurrentPage } from "../session/card-registry";
 import { NOT_RUNNING, pageError } from "../page-calls/page-errors";
+import { takePageRequest } from "../page-calls/take-page-request";
 import type { AppContentParams } from "../context/report-text";
 import { HostError } from "../host-error";
 import type { SessionContext } from "../session/session-context";
@@ -50,6 +51,8 @@ export class AppMessageRouter {
     const context = this.context;
     const card = context.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    const refusal = takePageRequest(context, card, "messages");
+    if (refusal !== undefined) throw refusal;
     const route = routeAppMessage({
       mode: (chatKey) => {
         const chat = context.chats.get(chatKey);

@@ -15,6 +15,7 @@ import { capToolResult } from "../sources/capped-result";
 import { cardDescriptorOf, cardRecordOf } from "./card-descriptor";
 import { isCurrentPage, newInstanceId, newLiveCard, type LiveCard } from "../session/card-registry";
 import { pageError, NOT_RUNNING } from "../page-calls/page-errors";
+import { takePageRequest } from "../page-calls/take-page-request";
 import type { ViewCache } from "./view-cache";
 
 /** What the card service needs of the session's conversations. */
@@ -233,12 +234,34 @@ export class CardService implements CardOpener {
   ): { reportedAt: number } {
     const card = this.context.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    const refusal = takePageRequest(this.context, card, "context");
+    if (refusal !== undefined) throw refusal;
     if (!isCurrentPage(card, generation)) {
       throw pageError(STALE_REPORT, "invalidRequest", "conflict");
     }
     card.report = params;
     card.reportedAt = this.context.services.now();
     return { reportedAt: card.reportedAt };
+  }
+
+  /**
+   * A line of a card's own log (`notifications/message`), kept in the server's log at debug
+   * level, within the card's, its source's and its session's budgets of log lines.
+   *
+   * @throws {HostError} `not_found` for a card not running here; `rate_limited` past a budget.
+   */
+  log(
+    instanceId: string,
+    entry: { level: string; logger?: string | undefined; data?: unknown },
+  ): void {
+    const card = this.context.cards.get(instanceId);
+    if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
+    const refusal = takePageRequest(this.context, card, "logs");
+    if (refusal !== undefined) throw refusal;
+    this.context.logger.debug(
+      { card: instanceId, level: entry.level, logger: entry.logger, data: entry.data },
+      "card log",
+    );
   }
 
   /** A page was torn down (closed by the person, conversation switched, unmounted). */

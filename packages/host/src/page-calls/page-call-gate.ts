@@ -3,7 +3,8 @@ import { capToolResult } from "../sources/capped-result";
 import { NOT_RUNNING, pageError } from "./page-errors";
 import { pageCallFailure } from "./source-failure";
 import { pageRpcCodes } from "@mcp-chat-host/protocol";
-import { pageResourcesKey } from "./rate-limit";
+import { pageLimitMessage } from "./page-request-limits";
+import { takePageRequest } from "./take-page-request";
 import { PageRequestFailure } from "../errors/page-request-failure";
 import { toWireError } from "../errors/to-wire-error";
 import type { Source, SourceTool } from "../sources/source";
@@ -15,12 +16,10 @@ import type { ApprovalOutcome } from "../gate/approval-types";
 import { ElicitationCaller } from "../elicitation/elicitation-routing";
 
 /** What a page reads when its card's tool calls were slowed down. */
-export const PAGE_CALL_RATE_MESSAGE =
-  "This app is calling its tools too often; it was slowed down. Try again in a moment.";
+export const PAGE_CALL_RATE_MESSAGE = pageLimitMessage("tools", "card", "");
 
 /** What a page reads when its card's resource requests were slowed down. */
-export const PAGE_RESOURCES_RATE_MESSAGE =
-  "This app is reading its resources too often; it was slowed down. Try again in a moment.";
+export const PAGE_RESOURCES_RATE_MESSAGE = pageLimitMessage("resources", "card", "");
 
 /** How a page call ended, as its audit row says. */
 type PageCallVerdict = "allowed" | "refused" | "failed";
@@ -75,10 +74,11 @@ export class PageCallGate {
       span.set({ "mcp_chat_host.outcome": verdict });
       this.#audit(card, name, verdict, started, reason, approval);
     };
-    if (!context.services.takePageCall(this.#cardKey(instanceId))) {
+    const refusal = takePageRequest(context, card, "tools");
+    if (refusal !== undefined) {
       // A throttled call is a page call too; the audit shows the card being slowed down.
-      audit("refused", PAGE_CALL_RATE_MESSAGE);
-      throw pageError(PAGE_CALL_RATE_MESSAGE, "internalError", "rate_limited", { retryable: true });
+      audit("refused", refusal.message);
+      throw refusal;
     }
     // A failure to reach the source is the mapping's to word (`errors/to-wire-error.ts`).
     let source: Source;
@@ -142,11 +142,8 @@ export class PageCallGate {
     const context = this.context;
     const card = context.cards.get(instanceId);
     if (!card) throw pageError(NOT_RUNNING, "invalidRequest", "not_found");
-    if (!context.services.takePageCall(pageResourcesKey(this.#cardKey(instanceId)))) {
-      throw pageError(PAGE_RESOURCES_RATE_MESSAGE, "internalError", "rate_limited", {
-        retryable: true,
-      });
-    }
+    const refusal = takePageRequest(context, card, "resources");
+    if (refusal !== undefined) throw refusal;
     let source: Source;
     try {
       source = await context.sources.get(card.descriptor.source);
@@ -169,11 +166,6 @@ export class PageCallGate {
   /** The tag of a card's call: a server's question during it goes to this session. */
   #caller(card: LiveCard): ElicitationCaller {
     return new ElicitationCaller(this.context.elicitations, card.descriptor.chatId ?? undefined);
-  }
-
-  /** A card's rate budget is its user's and its own (ids are unique, the user makes it certain). */
-  #cardKey(instanceId: string): string {
-    return `${this.context.user.id}\u0000${instanceId}`;
   }
 
   /** Queues the audit of a page call (written in batches; see `AuditLog`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter, pageResourcesKey } from "./rate-limit";
+import { RateLimiter } from "./rate-limit";
 
 /** A clock the test moves by hand. */
 function manualClock(): { now: () => number; advance: (ms: number) => void } {
@@ -62,16 +62,14 @@ describe("RateLimiter", () => {
     expect(() => new RateLimiter({ burst: 0 })).toThrow(RangeError);
   });
 
-  it("gives a card's resource requests a budget of their own", () => {
-    const limiter = new RateLimiter({ ratePerSecond: 1, burst: 2, now: manualClock().now });
-    const card = "ada\u0000host-1";
-    expect(pageResourcesKey(card)).not.toBe(card);
-    expect(pageResourcesKey(card)).not.toBe(pageResourcesKey("ada\u0000host-2"));
-    expect([1, 2, 3].map(() => limiter.take(pageResourcesKey(card)).ok)).toEqual([
-      true,
-      true,
-      false,
-    ]);
-    expect(limiter.take(card).ok).toBe(true);
+  it("peeks without spending, and says how long until a request would pass", () => {
+    const clock = manualClock();
+    const limiter = new RateLimiter({ ratePerSecond: 2, burst: 1, now: clock.now });
+    expect(limiter.peek("card")).toEqual({ ok: true });
+    expect(limiter.peek("card")).toEqual({ ok: true });
+    expect(limiter.take("card").ok).toBe(true);
+    expect(limiter.peek("card")).toEqual({ ok: false, retryAfterMs: 500 });
+    clock.advance(500);
+    expect(limiter.peek("card")).toEqual({ ok: true });
   });
 });

@@ -1,14 +1,3 @@
-/**
- * The limiter key of a card's resource requests (`resources/read`, `resources/list`,
- * `resources/templates/list`): a budget beside its tool calls', so a page that lists its
- * resources doesn't eat into its calls, and a flood of reads is refused like one of calls.
- *
- * @param cardKey - the key of the card's tool calls.
- */
-export function pageResourcesKey(cardKey: string): string {
-  return `${cardKey}\u0000resources`;
-}
-
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
   /** Tokens added per second (sustained rate). Default 20. */
@@ -70,6 +59,20 @@ export class RateLimiter {
     }
     const retryAfterMs = Math.ceil(((cost - bucket.tokens) / this.rate) * 1000);
     return { ok: false, retryAfterMs };
+  }
+
+  /**
+   * Whether a key's bucket holds the tokens now, spending nothing: a request checked against
+   * several buckets (its card's, its source's, its session's) spends from none unless all pass.
+   *
+   * @param key - what is limited.
+   * @param cost - tokens the request would spend (default 1).
+   * @returns ok, or how long until it would pass.
+   */
+  peek(key: string, cost = 1): RateDecision {
+    const bucket = this.refill(key, this.now());
+    if (bucket.tokens >= cost) return { ok: true };
+    return { ok: false, retryAfterMs: Math.ceil(((cost - bucket.tokens) / this.rate) * 1000) };
   }
 
   /** Forgets a key (a card closed). */

@@ -14,6 +14,34 @@ export interface SandboxPlacement {
   proxyUrl: string;
 }
 
+/**
+ * The kinds of request a card's page makes of the host, each with budgets of its own: a page
+ * that lists its resources doesn't eat into its tool calls, and a flood of any kind is refused
+ * like a flood of calls.
+ */
+export type PageRequestKind = "tools" | "resources" | "context" | "messages" | "logs";
+
+/** Whose budgets a page request spends from: its card's, its source's and its session's. */
+export interface PageRequestOrigin {
+  userId: string;
+  sessionId: string;
+  source: string;
+  instanceId: string;
+}
+
+/** Which budget refused a request. */
+export type PageLimitScope = "card" | "source" | "session";
+
+/** The answer of {@link PageLimits.take}. */
+export type PageLimitDecision =
+  { ok: true } | { ok: false; scope: PageLimitScope; retryAfterMs: number; message: string };
+
+/** The rate budgets of cards' page requests (`page-calls/page-request-limits.ts`). */
+export interface PageLimits {
+  /** Spends one request of a kind from its card's, source's and session's budgets, or none. */
+  take(kind: PageRequestKind, origin: PageRequestOrigin): PageLimitDecision;
+}
+
 /** What every session of a server shares. */
 export interface SessionServices {
   store: HostStore;
@@ -42,13 +70,8 @@ export interface SessionServices {
    * @param pageHost - the `Host` the tab's page was served under, so the sandbox stays same-site.
    */
   sandboxFor(source: string, meta: ViewResourceMeta, pageHost?: string): Promise<SandboxPlacement>;
-  /**
-   * Takes one page request of a card from its rate budget.
-   *
-   * @param key - the budget's key (a card's tool calls, or its resource requests).
-   * @returns true when the request may go on; false when the card is over its rate.
-   */
-  takePageCall(key: string): boolean;
+  /** The rate budgets of cards' page requests: per card, per source and per session, by kind. */
+  pageLimits: PageLimits;
   /** The clock (ms since the epoch); injectable for tests. */
   now(): number;
   /** How long a server's question waits for the person before it is cancelled, in ms (default 5 minutes). */

@@ -100,15 +100,7 @@ const sessionHandlers: { [E in ClientEventName]: SessionHandler<E> } = {
       payload.generation,
     ),
   "card:log": (payload, session) => {
-    session.context.logger.debug(
-      {
-        card: payload.instanceId,
-        level: payload.level,
-        logger: payload.logger,
-        data: payload.data,
-      },
-      "card log",
-    );
+    session.cardService.log(payload.instanceId, payload);
     return {};
   },
   "card:teardown": async (payload, session) => {
