@@ -91,13 +91,17 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     logger,
     ports: options.sandboxPorts,
     deployedPort: options.sandboxListenerPort,
-    ...(options.sessionSecret === undefined
-      ? {}
-      : {
-          signingKey: createHmac("sha256", options.sessionSecret)
-            .update("mcp-chat-host sandbox view signing key")
-            .digest(),
-        }),
+    now: options.now,
+    // One key signs the proxy URLs the page gets and the view URLs the proxy gives out.
+    ...(options.sandboxSigningKey !== undefined
+      ? { signingKey: options.sandboxSigningKey }
+      : options.sessionSecret === undefined
+        ? {}
+        : {
+            signingKey: createHmac("sha256", options.sessionSecret)
+              .update("mcp-chat-host sandbox view signing key")
+              .digest(),
+          }),
   });
 
   const app = express();
