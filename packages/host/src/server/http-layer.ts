@@ -11,6 +11,7 @@ import { type AuthOptions, Authenticator } from "./auth";
 import { assertBindAllowed, DEFAULT_BIND_ADDRESS } from "./bind-policy";
 import type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";
 import { HttpLayerError } from "../errors/http-layer-error";
+import { answerHeaderOverflow, maxRequestHeaderBytes } from "./header-overflow";
 import { OneTimeTokens } from "./one-time-tokens";
 import { checkOidcOptions } from "./oidc-options";
 import { oidcRoutes, type SharedSignInStates } from "./oidc-routes";
@@ -187,7 +188,14 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   app.use(notFound());
   app.use(routeErrorHandler({ maxHttpBufferSize, toWireError, logger }));
 
-  const httpServer = createServer(app);
+  // Larger heads than Node's 16 KiB: other local pages' cookies reach this port too (one server
+  // for the page, its routes and the socket's upgrade, in every mode, cluster nodes included).
+  const httpServer = createServer({ maxHeaderSize: maxRequestHeaderBytes }, app);
+  answerHeaderOverflow(
+    httpServer,
+    () => (policy === undefined ? bindAddress : new URL(policy.canonicalOrigin).hostname),
+    logger,
+  );
   const io: HostSocketServer = new SocketServer(httpServer, {
     serveClient: false,
     transports: ["websocket"],

@@ -12,6 +12,7 @@ import {
 } from "@mcp-chat-host/sandbox";
 import { isLoopbackAddress } from "./bind-policy";
 import { HttpLayerError } from "../errors/http-layer-error";
+import { answerHeaderOverflow, maxRequestHeaderBytes } from "./header-overflow";
 import type { OriginPolicy } from "./origin-check";
 import { answerSandboxRequest } from "./sandbox-answer";
 import type { SandboxListenersOptions } from "./sandbox-listener-options";
@@ -230,7 +231,8 @@ export class SandboxListeners {
   private listenOn(requestedPort: number, deployed?: SandboxOrigins): Promise<Listener> {
     return new Promise<Listener>((resolve, reject) => {
       let origins: SandboxOrigins | undefined;
-      const server = createServer((request, response) => {
+      // Cookies of `localhost` may reach the sandbox's names too: the host's header limit here.
+      const server = createServer({ maxHeaderSize: maxRequestHeaderBytes }, (request, response) => {
         if (origins !== undefined) {
           void answerSandboxRequest(request, response, origins, {
             policy: () => this.options.policy(),
@@ -241,6 +243,7 @@ export class SandboxListeners {
           });
         }
       });
+      answerHeaderOverflow(server, () => "localhost", this.options.logger);
       server.once("error", reject);
       const address = deployed === undefined ? this.listenAddress() : this.options.bindAddress();
       server.listen(requestedPort, address, () => {
