@@ -38,6 +38,9 @@ function attackerPage(): string {
   return attacker.url;
 }
 
+/** The hostile app (fixtures/hostile-app), whose declared view asks for any CSP it is told. */
+const hostileSource = "./fixtures/hostile-app";
+
 async function started(options: { servers?: string[] } = {}): Promise<RunningHost> {
   host = await startHost(options);
   return host;
@@ -385,25 +388,31 @@ test("a javascript: link from a view is refused and logged; no page opens", asyn
 });
 
 test("a CSP domain carrying '; script-src *' does not loosen the policy", async ({ page }) => {
-  const host = await started();
+  const host = await started({ servers: [hostileSource] });
   await signIn(page, host);
-  const proxyUrl = new URL(await proxyUrlOf(await openNotes(page)));
+  // The sandbox's origin, to name it among the declared domains.
+  const sandboxOrigin = new URL(await proxyUrlOf(await openNotes(page))).origin;
+  // The app declares the crafted domains; the host signs the proxy URL that carries them.
   const csp = {
     connectDomains: [
       "https://api.example.com; script-src *",
       "https://ok.example.com",
       host.origin,
-      proxyUrl.origin,
+      sandboxOrigin,
     ],
     resourceDomains: ["https://cdn.example.com 'unsafe-eval'", "*", "https://cdn.example.org"],
     frameDomains: ["javascript:alert(1)", "https://frame.example.com;frame-ancestors *"],
     baseUriDomains: ["https://base.example.com\nscript-src *"],
   };
-  const crafted = new URL(proxyUrl);
-  crafted.searchParams.set("csp", Buffer.from(JSON.stringify(csp)).toString("base64url"));
+  await expect(
+    await sendMessage(page, `/call declare-domains ${JSON.stringify(csp)}`),
+  ).toContainText("Declared.");
+  const { card } = await openCard(page, "/call open-declared");
+  await expect(viewOf(card).getByTestId("view-state")).toHaveText("initialised");
+  const proxyUrl = new URL(await proxyUrlOf(card));
 
   // The view's policy is the header of its own document, at the signed URL the proxy page names.
-  const proxyPage = await fetchLocal(crafted.toString());
+  const proxyPage = await fetchLocal(proxyUrl.toString());
   expect(proxyPage.status).toBe(200);
   const viewPage = await fetchLocal(viewUrlOfProxyPage(proxyPage.body));
   expect(viewPage.status).toBe(200);

@@ -5,6 +5,14 @@ import { mcpChatHost } from "../src/mcp-chat-host";
 import { greeterApp, openCard, startHost, type TestHost } from "./harness";
 
 let host: TestHost | null = null;
+
+/** A proxy URL without its expiry and signature. */
+function unsigned(proxyUrl: string): string {
+  const url = new URL(proxyUrl);
+  url.searchParams.delete("exp");
+  url.searchParams.delete("sig");
+  return url.toString();
+}
 afterEach(async () => {
   await host?.close();
   host = null;
@@ -33,8 +41,9 @@ describe("card:attach and the pages a tab holds", () => {
     });
     expect(held.page.viewHash).toBe(hash);
     expect(held.page.html).toBeUndefined();
-    // The CSP and proxy URL still come with every attach.
-    expect(held.page.proxyUrl).toBe(fresh.page.proxyUrl);
+    // The CSP and proxy URL still come with every attach (each signed afresh, with its expiry).
+    expect(unsigned(held.page.proxyUrl)).toBe(unsigned(fresh.page.proxyUrl));
+    expect(new URL(held.page.proxyUrl).searchParams.get("sig")).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const otherHash = await client.value("card:attach", {
       instanceId: second.instanceId,

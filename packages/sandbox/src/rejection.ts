@@ -11,6 +11,8 @@
  * - `unknown_field`: a key the MCP Apps metadata does not define.
  * - `malformed_parameter`: a URL parameter that is not base64url JSON, or given twice.
  * - `not_a_host_origin`: a proxy URL naming a page origin the host is not served on.
+ * - `not_signed`: a proxy URL without the host's signature, or changed after it was signed.
+ * - `expired`: a proxy URL the host signed more than a day ago.
  */
 export type RejectionCode =
   | "unsafe_character"
@@ -24,7 +26,9 @@ export type RejectionCode =
   | "wrong_type"
   | "unknown_field"
   | "malformed_parameter"
-  | "not_a_host_origin";
+  | "not_a_host_origin"
+  | "not_signed"
+  | "expired";
 
 /** A value that was dropped, and why; the host logs these per card as its CSP audit trail. */
 export interface Rejection {

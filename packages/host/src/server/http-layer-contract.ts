@@ -45,6 +45,13 @@ export interface HttpLayerOptions {
    * `sessionSecret`, so every node of a cluster accepts the others' URLs.
    */
   sandboxListenerPort?: number | undefined;
+  /**
+   * The key the sandbox's proxy URLs (signed here, for each card) and view URLs are signed with:
+   * 32 bytes or more. Needed only when something else serves `sandboxOriginTemplate`'s origins:
+   * give that server the same key. Default: derived from `sessionSecret`, else random per process.
+   * Never logged.
+   */
+  sandboxSigningKey?: string | Uint8Array | undefined;
   /** Remembers the sandbox port across restarts, so views keep their saved state. */
   sandboxPorts?: SandboxPortMemory | undefined;
   /** Key that signs session cookies; persist one so sign-ins survive a restart (default: random). */
@@ -67,7 +74,7 @@ export interface HttpLayerOptions {
    * None: `/metrics` is 404.
    */
   metricsRoute?: RequestHandler | undefined;
-  /** Clock in ms since the epoch, for cookie lifetimes (tests inject one). */
+  /** Clock in ms since the epoch, for cookie and proxy URL lifetimes (tests inject one). */
   now?: (() => number) | undefined;
   /**
    * Turns what a route threw into the error its JSON answer carries: the engine's one mapping

@@ -11,6 +11,7 @@ import { type AuthOptions, Authenticator } from "./auth";
 import { assertBindAllowed, DEFAULT_BIND_ADDRESS } from "./bind-policy";
 import type { HostSocketServer, HttpLayer, HttpLayerOptions } from "./http-layer-contract";
 import { HttpLayerError } from "../errors/http-layer-error";
+import { answerHeaderOverflow, maxRequestHeaderBytes } from "./header-overflow";
 import { OneTimeTokens } from "./one-time-tokens";
 import { checkOidcOptions } from "./oidc-options";
 import { oidcRoutes, type SharedSignInStates } from "./oidc-routes";
@@ -91,13 +92,17 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
     logger,
     ports: options.sandboxPorts,
     deployedPort: options.sandboxListenerPort,
-    ...(options.sessionSecret === undefined
-      ? {}
-      : {
-          signingKey: createHmac("sha256", options.sessionSecret)
-            .update("mcp-chat-host sandbox view signing key")
-            .digest(),
-        }),
+    now: options.now,
+    // One key signs the proxy URLs the page gets and the view URLs the proxy gives out.
+    ...(options.sandboxSigningKey !== undefined
+      ? { signingKey: options.sandboxSigningKey }
+      : options.sessionSecret === undefined
+        ? {}
+        : {
+            signingKey: createHmac("sha256", options.sessionSecret)
+              .update("mcp-chat-host sandbox view signing key")
+              .digest(),
+          }),
   });
 
   const app = express();
@@ -183,7 +188,14 @@ export function createHttpLayer(options: HttpLayerOptions = {}): HttpLayer {
   app.use(notFound());
   app.use(routeErrorHandler({ maxHttpBufferSize, toWireError, logger }));
 
-  const httpServer = createServer(app);
+  // Larger heads than Node's 16 KiB: other local pages' cookies reach this port too (one server
+  // for the page, its routes and the socket's upgrade, in every mode, cluster nodes included).
+  const httpServer = createServer({ maxHeaderSize: maxRequestHeaderBytes }, app);
+  answerHeaderOverflow(
+    httpServer,
+    () => (policy === undefined ? bindAddress : new URL(policy.canonicalOrigin).hostname),
+    logger,
+  );
   const io: HostSocketServer = new SocketServer(httpServer, {
     serveClient: false,
     transports: ["websocket"],

@@ -10,8 +10,10 @@ export interface SandboxAnswerContext {
   policy: () => OriginPolicy | undefined;
   /** Answers every request on the sandbox listener. */
   handleRequest: SandboxRequestHandler;
-  /** The key view URLs are signed with. */
+  /** The key proxy and view URLs are signed with. */
   signingKey: SigningKey;
+  /** The clock for proxy URL expiry (default `Date.now`). */
+  now?: (() => number) | undefined;
   logger: Logger;
 }
 
@@ -52,8 +54,18 @@ export async function answerSandboxRequest(
       originTemplate: origins.template,
       signingKey: context.signingKey,
       method: request.method,
+      now: context.now,
     });
-    if (answer.rejected.length > 0) {
+    const refusal = answer.rejected.find(
+      (entry) => entry.code === "not_signed" || entry.code === "expired",
+    );
+    if (refusal !== undefined) {
+      // The query is left out: it is the proxy URL someone sent, signature and all.
+      context.logger.warn(
+        { code: refusal.code, path: url.pathname, origin: request.headers.origin },
+        `The sandbox refused a proxy URL (${refusal.code}).`,
+      );
+    } else if (answer.rejected.length > 0) {
       context.logger.warn(
         { rejected: answer.rejected, path: url.pathname },
         "The sandbox dropped CSP or permission values of a card.",

@@ -34,8 +34,10 @@ export interface SandboxListenersOptions {
    * balancer sends `*.sandbox.example.com` there). None: something else serves the sandbox.
    */
   deployedPort?: number | undefined;
-  /** The key view URLs are signed with; default 32 random bytes per process. */
+  /** The key proxy and view URLs are signed with; default 32 random bytes per process. */
   signingKey?: SigningKey | undefined;
+  /** The clock for proxy URL expiry, in ms since the epoch (default `Date.now`). */
+  now?: (() => number) | undefined;
 }
 
 /** Where the sandbox port is remembered (the CLI keeps it in the data folder). */

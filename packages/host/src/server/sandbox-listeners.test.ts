@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "@mcp-chat-host/testing";
+import { handleSandboxRequest } from "@mcp-chat-host/sandbox/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { sourceLabel } from "./sandbox-placement";
 import {
@@ -151,6 +152,42 @@ describe("the local sandbox listener", () => {
     expect(sandboxOrigin.hostname).toBe("proxy.localhost");
   });
 
+  it("signs each proxy URL it hands out; an unsigned, altered or expired one gets 403 and no view URL", async () => {
+    const { logger, lines } = memoryLogger();
+    let now = Date.UTC(2026, 0, 1);
+    const started = await startLayer(cleanups, { logger, now: () => now });
+    const placement = await started.layer.urls.sandboxPlacement("basic", undefined, {
+      csp: { connectDomains: ["https://api.example.com"] },
+    });
+    const honest = new URL(placement.proxyUrl);
+    expect(honest.searchParams.get("sig")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Number(honest.searchParams.get("exp"))).toBe(now / 1000 + 24 * 60 * 60);
+    const looser = new URL(honest);
+    looser.searchParams.set(
+      "csp",
+      Buffer.from('{"connectDomains":["https://evil.example"]}').toString("base64url"),
+    );
+    const unsigned = new URL(honest);
+    unsigned.searchParams.delete("sig");
+    unsigned.searchParams.delete("exp");
+    for (const url of [looser, unsigned]) {
+      const response = await sandboxGet(url);
+      expect(response.status, url.search).toBe(403);
+      expect(response.body).toMatch(/^not_signed: /);
+      expect(response.body).not.toContain("mcp-view-url");
+    }
+    expect((await sandboxGet(honest)).status).toBe(200);
+    now += 24 * 60 * 60 * 1000;
+    const expired = await sandboxGet(honest);
+    expect(expired.status).toBe(403);
+    expect(expired.body).toMatch(/^expired: /);
+    const refusals = lines.filter((line) => String(line.msg).includes("refused a proxy URL"));
+    expect(refusals.map((line) => line["code"])).toEqual(["not_signed", "not_signed", "expired"]);
+    // The log keeps neither the signature nor the query.
+    const logged = JSON.stringify(lines);
+    expect(logged).not.toContain(honest.searchParams.get("sig"));
+  });
+
   it("answers 500 without details when the sandbox handler throws", async () => {
     const started = await startLayer(cleanups, {
       handleSandboxRequest: () => {
@@ -247,6 +284,25 @@ describe("sandbox origin template", () => {
     // Only the template's names: the host's own name gets nothing there.
     const wrongHost = await rawRequest(sandboxPort, "/", { headers: { host: "chat.example.com" } });
     expect(wrongHost.status).toBe(421);
+  });
+
+  it("signs with sandboxSigningKey, so a sandbox served elsewhere with that key opens the card", async () => {
+    const template = "https://{source}.sandbox.example.com";
+    const sandboxSigningKey = "the deployment's sandbox key, 32 bytes or more";
+    const started = await startLayer(cleanups, {
+      sandboxOriginTemplate: template,
+      sandboxSigningKey,
+      sessionSecret: "a session secret that is not the sandbox key at all",
+    });
+    const { proxyUrl } = await started.layer.urls.sandboxPlacement("basic", undefined, {});
+    const answer = (signingKey: string) =>
+      handleSandboxRequest(proxyUrl, {
+        hostOrigins: [started.origin],
+        originTemplate: template,
+        signingKey,
+      });
+    expect((await answer(sandboxSigningKey)).status).toBe(200);
+    expect((await answer("some other key of thirty-two bytes or more")).status).toBe(403);
   });
 
   it("refuses a template whose first label is not {source}", async () => {

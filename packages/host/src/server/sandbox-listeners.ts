@@ -3,8 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import {
-  buildProxyUrl,
   sandboxOrigins,
+  signProxyUrl,
   type McpUiResourceCsp,
   type McpUiResourcePermissions,
   type SandboxOrigins,
@@ -12,6 +12,7 @@ import {
 } from "@mcp-chat-host/sandbox";
 import { isLoopbackAddress } from "./bind-policy";
 import { HttpLayerError } from "../errors/http-layer-error";
+import { answerHeaderOverflow, maxRequestHeaderBytes } from "./header-overflow";
 import type { OriginPolicy } from "./origin-check";
 import { answerSandboxRequest } from "./sandbox-answer";
 import type { SandboxListenersOptions } from "./sandbox-listener-options";
@@ -110,25 +111,26 @@ export class SandboxListeners {
 
   /**
    * Where a card of a source is shown: the proxy's origin and the card's proxy URL, which names
-   * the page's origin, the source's view origin and the view's declared CSP and permissions.
+   * the page's origin, the source's view origin and the view's declared CSP and permissions, and
+   * is signed with the sandbox's key for a day (the sandbox serves no other proxy URL).
    *
    * @param sourceKey - the source's unique name.
    * @param pageHost - the `Host` the page was loaded from (its origin may embed the proxy); the
    *   host's preferred origin when absent or not allowed.
    * @param params - the view's declared `csp` and `permissions`.
-   * @returns the placement.
+   * @returns the placement (async: WebCrypto signs).
    * @throws {HttpLayerError} `not_listening` before the host listens (local mode) or after close;
    *   `bad_option` when, without a template, the page was loaded from an address that is not this
    *   machine (local sandbox names only work in a browser on this machine).
    */
-  placement(
+  async placement(
     sourceKey: string,
     pageHost: string | undefined,
     params: {
       csp?: McpUiResourceCsp | undefined;
       permissions?: McpUiResourcePermissions | undefined;
     },
-  ): SandboxPlacement {
+  ): Promise<SandboxPlacement> {
     const policy = this.requirePolicy();
     const origins = this.origins;
     if (origins === undefined) {
@@ -146,12 +148,17 @@ export class SandboxListeners {
     }
     return {
       origin: origins.proxyOrigin,
-      proxyUrl: buildProxyUrl(origins.proxyOrigin, {
-        host,
-        view: sourceLabel(sourceKey),
-        csp: params.csp,
-        permissions: params.permissions,
-      }),
+      proxyUrl: await signProxyUrl(
+        origins.proxyOrigin,
+        {
+          host,
+          view: sourceLabel(sourceKey),
+          csp: params.csp,
+          permissions: params.permissions,
+        },
+        this.signingKey,
+        (this.options.now ?? Date.now)(),
+      ),
     };
   }
 
@@ -224,16 +231,19 @@ export class SandboxListeners {
   private listenOn(requestedPort: number, deployed?: SandboxOrigins): Promise<Listener> {
     return new Promise<Listener>((resolve, reject) => {
       let origins: SandboxOrigins | undefined;
-      const server = createServer((request, response) => {
+      // Cookies of `localhost` may reach the sandbox's names too: the host's header limit here.
+      const server = createServer({ maxHeaderSize: maxRequestHeaderBytes }, (request, response) => {
         if (origins !== undefined) {
           void answerSandboxRequest(request, response, origins, {
             policy: () => this.options.policy(),
             handleRequest: (url, options) => this.options.handleRequest(url, options),
             signingKey: this.signingKey,
+            now: this.options.now,
             logger: this.options.logger,
           });
         }
       });
+      answerHeaderOverflow(server, () => "localhost", this.options.logger);
       server.once("error", reject);
       const address = deployed === undefined ? this.listenAddress() : this.options.bindAddress();
       server.listen(requestedPort, address, () => {

@@ -27,8 +27,8 @@ export interface SessionCookieValue {
 const FORMAT = "v1";
 const BINDING_LABEL = "binding.v1";
 const DEFAULT_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
-// Node caps a request's headers at 16 KiB, so this is never reached by a real browser; it only
-// bounds the work (one HMAC per value) whatever the header limit is set to.
+// The host reads request heads up to 64 KiB (`header-overflow.ts`), so a real browser stays far
+// below this; it only bounds the work (one HMAC per value) whatever the header limit is set to.
 const MAX_CANDIDATES = 1_000;
 
 /**

@@ -11,7 +11,8 @@ import dns from "node:dns";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intersectSandboxTokens } from "../frame/sandbox-tokens";
-import { buildProxyUrl } from "../params/proxy-params";
+import type { ProxyParams } from "../params/proxy-params";
+import { signProxyUrl } from "../params/signed-proxy-url";
 import { handleSandboxRequest } from "../server/sandbox-request";
 import { proxyScript } from "./proxy-script";
 import {
@@ -153,11 +154,15 @@ function fromHost(
 
 /** Frames the proxy in this (host) page and waits for its ready notification. */
 async function openProxy(
-  query: Parameters<typeof buildProxyUrl>[1] = {},
+  query: ProxyParams = {},
 ): Promise<{ frame: HTMLIFrameElement; proxy: Window }> {
   const frame = document.createElement("iframe");
   const ready = nextMessage(window, method(sandboxProxyReadyMethod), "sandbox-proxy-ready");
-  frame.src = buildProxyUrl(proxyOrigin, { host: hostOrigin, view: "notes", ...query });
+  frame.src = await signProxyUrl(
+    proxyOrigin,
+    { host: hostOrigin, view: "notes", ...query },
+    signingKey,
+  );
   document.body.appendChild(frame);
   expect(await ready).toEqual({ jsonrpc: "2.0", method: sandboxProxyReadyMethod, params: {} });
   const proxy = frame.contentWindow;
@@ -224,11 +229,14 @@ beforeAll(async () => {
   port = Number(new URL((await addressOf(sandboxServer)) ?? "http://x").port);
   proxyOrigin = `http://proxy.localhost:${port}`;
   viewOrigin = `http://notes.localhost:${port}`;
+  const signedProxyUrl = await signProxyUrl(
+    proxyOrigin,
+    { host: hostOrigin, view: "notes" },
+    signingKey,
+  );
   ({ server: foreignServer, origin: foreignOrigin } = await listen((_request, response) => {
     response.writeHead(200, { "Content-Type": "text/html" });
-    response.end(
-      `<!doctype html><iframe src="${buildProxyUrl(proxyOrigin, { host: hostOrigin, view: "notes" })}"></iframe>`,
-    );
+    response.end(`<!doctype html><iframe src="${signedProxyUrl.replace(/&/g, "&amp;")}"></iframe>`);
   }));
 });
 

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProxyUrl } from "../params/proxy-params";
+import { buildProxyUrl, type ProxyParams } from "../params/proxy-params";
+import { signProxyUrl } from "../params/signed-proxy-url";
 import { proxyScript, proxyScriptHash } from "../proxy/proxy-script";
 import { viewLoaderScript } from "../view/view-script";
 import { handleSandboxRequest, type SandboxRequestOptions } from "./sandbox-request";
@@ -15,8 +16,9 @@ const options: SandboxRequestOptions = {
   signingKey: "a signing key of at least thirty-two bytes",
 };
 
-function proxyUrl(params: Parameters<typeof buildProxyUrl>[1] = {}): string {
-  return buildProxyUrl(proxyOrigin, { host: hostOrigin, view: "notes", ...params });
+/** A proxy URL as the host hands it out: signed with the sandbox's key. */
+function proxyUrl(params: ProxyParams = {}, origin = proxyOrigin): Promise<string> {
+  return signProxyUrl(origin, { host: hostOrigin, view: "notes", ...params }, options.signingKey);
 }
 
 function metaContent(body: string, name: string): string {
@@ -25,8 +27,8 @@ function metaContent(body: string, name: string): string {
 }
 
 /** The proxy page for a query, and the view page its signed view URL leads to. */
-async function proxyAndView(params: Parameters<typeof buildProxyUrl>[1] = {}) {
-  const proxy = await handleSandboxRequest(proxyUrl(params), options);
+async function proxyAndView(params: ProxyParams = {}) {
+  const proxy = await handleSandboxRequest(await proxyUrl(params), options);
   const viewUrl = metaContent(proxy.body, "mcp-view-url");
   const view = await handleSandboxRequest(viewUrl, options);
   return { proxy, viewUrl, view };
@@ -61,26 +63,28 @@ describe("handleSandboxRequest on the proxy origin", () => {
 
   it("frames only for one of the host's origins, and only a source's view", async () => {
     for (const host of ["http://evil.example", "http://127.0.0.1:3001", "nonsense"]) {
-      const response = await handleSandboxRequest(proxyUrl({ host }), options);
+      const response = await handleSandboxRequest(await proxyUrl({ host }), options);
       expect(response.status, host).toBe(403);
       expect(response.body).not.toContain("mcp-view-url");
       expect(response.rejected.map((entry) => entry.code)).toContain("not_a_host_origin");
     }
     const viaLocalhost = await handleSandboxRequest(
-      proxyUrl({ host: "http://localhost:3000" }),
+      await proxyUrl({ host: "http://localhost:3000" }),
       options,
     );
     expect(viaLocalhost.headers["Content-Security-Policy"]).toContain(
       "frame-ancestors http://localhost:3000",
     );
     for (const view of ["proxy", "Notes", "a.b", ""]) {
-      expect((await handleSandboxRequest(proxyUrl({ view }), options)).status, view).toBe(404);
+      expect((await handleSandboxRequest(await proxyUrl({ view }), options)).status, view).toBe(
+        404,
+      );
     }
   });
 
   it("puts the inner allow value on the page and reports what it dropped", async () => {
     const response = await handleSandboxRequest(
-      proxyUrl({
+      await proxyUrl({
         csp: {
           connectDomains: [
             "https://api.example.com",
@@ -103,6 +107,35 @@ describe("handleSandboxRequest on the proxy origin", () => {
     ]);
   });
 
+  it("refuses an unsigned, altered or expired proxy URL with 403 and says which", async () => {
+    const signed = new URL(
+      await proxyUrl({ csp: { connectDomains: ["https://api.example.com"] } }),
+    );
+    const looser = new URL(signed);
+    looser.searchParams.set(
+      "csp",
+      Buffer.from('{"connectDomains":["https://evil.example"]}').toString("base64url"),
+    );
+    const unsigned = buildProxyUrl(proxyOrigin, { host: hostOrigin, view: "notes" });
+    for (const url of [looser.toString(), unsigned]) {
+      const response = await handleSandboxRequest(url, options);
+      expect(response.status, url).toBe(403);
+      expect(response.body).toMatch(/^not_signed: /);
+      expect(response.body).not.toContain("mcp-view-url");
+      expect(response.headers["Content-Type"]).toBe("text/plain; charset=utf-8");
+      expect(response.rejected.map((entry) => entry.code)).toEqual(["not_signed"]);
+    }
+    const dayLater = await handleSandboxRequest(signed, {
+      ...options,
+      now: () => Date.now() + 24 * 60 * 60 * 1000 + 1000,
+    });
+    expect(dayLater.status).toBe(403);
+    expect(dayLater.body).toMatch(/^expired: /);
+    expect(dayLater.rejected.map((entry) => entry.code)).toEqual(["expired"]);
+    // The honest URL still opens.
+    expect((await handleSandboxRequest(signed, options)).status).toBe(200);
+  });
+
   it("serves the proxy script and 404s everything else", async () => {
     const script = await handleSandboxRequest(`${proxyOrigin}/proxy.js?x=1`, options);
     expect(script.status).toBe(200);
@@ -120,19 +153,19 @@ describe("handleSandboxRequest on the proxy origin", () => {
       expect(response.status, path).toBe(404);
       expect(response.headers["Content-Security-Policy"]).toBe("default-src 'none'; sandbox");
     }
-    expect((await handleSandboxRequest(proxyUrl(), { ...options, method: "POST" })).status).toBe(
-      405,
-    );
-    expect((await handleSandboxRequest(proxyUrl(), { ...options, method: "head" })).status).toBe(
-      200,
-    );
+    expect(
+      (await handleSandboxRequest(await proxyUrl(), { ...options, method: "POST" })).status,
+    ).toBe(405);
+    expect(
+      (await handleSandboxRequest(await proxyUrl(), { ...options, method: "head" })).status,
+    ).toBe(200);
     for (const origin of ["http://127.0.0.1:41234", "http://localhost:41234", "http://x.example"]) {
       expect((await handleSandboxRequest(`${origin}/proxy`, options)).status, origin).toBe(421);
     }
   });
 
   it("escapes the values it writes into the page", async () => {
-    const response = await handleSandboxRequest(proxyUrl({ host: hostOrigin }), {
+    const response = await handleSandboxRequest(await proxyUrl({ host: hostOrigin }), {
       ...options,
       hostOrigins: ['http://127.0.0.1:3000/"><script>'],
     });
@@ -247,7 +280,7 @@ describe("handleSandboxRequest behind a real HTTP listener", () => {
   it("sends both CSPs as HTTP headers and the script with its type", async () => {
     const page = await get(
       `proxy.localhost:${port}`,
-      `/proxy?${new URL(proxyUrl()).searchParams.toString()}`,
+      `/proxy?${new URL(await proxyUrl({}, `http://proxy.localhost:${port}`)).searchParams.toString()}`,
     );
     expect(page.status).toBe(200);
     expect(page.headers["content-security-policy"]).toContain(

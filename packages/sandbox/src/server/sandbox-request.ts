@@ -7,7 +7,9 @@ import { buildAllowAttribute } from "../frame/allow-attribute";
 import { sandboxOrigins, sourcePlaceholder, type SandboxOrigins } from "../origins/sandbox-origins";
 import { decodeBase64UrlJson, encodeBase64UrlJson } from "../params/base64url-json";
 import { decodeProxyParams, proxyPagePath, proxyScriptPath } from "../params/proxy-params";
-import { signViewUrl, verifyViewUrl, viewPagePath, type SigningKey } from "../params/view-url";
+import { verifyProxyUrl, type ProxyUrlRefusal } from "../params/signed-proxy-url";
+import type { SigningKey } from "../params/signing-key";
+import { signViewUrl, verifyViewUrl, viewPagePath } from "../params/view-url";
 import { proxyPageCsp, renderProxyPage } from "../proxy/proxy-page";
 import { proxyScript, proxyScriptHash } from "../proxy/proxy-script";
 import { rejection, type Rejection } from "../rejection";
@@ -23,10 +25,15 @@ export interface SandboxRequestOptions {
   hostOrigins: readonly string[];
   /** The sandbox's origin template, e.g. `http://{source}.localhost:41234`. */
   originTemplate: string;
-  /** The key view URLs are signed with (at least 32 bytes); keep it on the sandbox's server. */
+  /**
+   * The key proxy and view URLs are signed with (at least 32 bytes): the host signs each card's
+   * proxy URL with it, so give this server the same one; keep it on the servers.
+   */
   signingKey: SigningKey;
   /** The request method; anything but GET and HEAD gets 405. Absent means GET. */
   method?: string;
+  /** The clock for proxy URL expiry, in ms since the epoch (default `Date.now`). */
+  now?: (() => number) | undefined;
 }
 
 /** The response to send: status, headers and body (send no body for HEAD). */
@@ -66,6 +73,14 @@ function plain(status: number, body: string, extra: Record<string, string> = {})
   };
 }
 
+/** What a refused proxy URL's page says: the code first, then what to do. */
+const refusedProxyUrl: Record<ProxyUrlRefusal, string> = {
+  not_signed:
+    "not_signed: this sandbox address was not given out by the chat host, or was changed. Open the app from the chat.\n",
+  expired:
+    "expired: this sandbox address is more than a day old. Reload the chat page to open the app again.\n",
+};
+
 /** The sandbox's own origins as CSP patterns, which no view may declare. */
 function reservedOrigins(origins: SandboxOrigins): string[] {
   return [origins.template.replace(sourcePlaceholder, "*")];
@@ -91,6 +106,23 @@ async function answerProxy(
     };
   }
   if (url.pathname !== proxyPagePath) return plain(404, "Not found.\n");
+  // Before anything is read: only what the host decided and signed gets a view URL.
+  const check = await verifyProxyUrl(url, options.signingKey, (options.now ?? Date.now)());
+  if (!check.ok) {
+    return {
+      ...plain(403, refusedProxyUrl[check.reason]),
+      rejected: [
+        rejection(
+          "sig",
+          "",
+          check.reason,
+          check.reason === "expired"
+            ? "A proxy URL past its expiry; no proxy page."
+            : "A proxy URL the host did not sign, or changed; no proxy page.",
+        ),
+      ],
+    };
+  }
   const decoded = decodeProxyParams(url.searchParams);
   const host = decoded.host === undefined ? undefined : httpOrigin(decoded.host);
   if (host === undefined || !hostOrigins.includes(host)) {
@@ -192,8 +224,10 @@ async function answerView(
  * Answers one HTTP request to a sandbox origin.
  *
  * On the proxy origin (the template filled with `proxy`):
- * - `GET /proxy?host=...&view=...&csp=...&permissions=...`: the proxy page, for a `host` that is
- *   one of `hostOrigins` (else 403) and a `view` that is a source label (else 404). Its script
+ * - `GET /proxy?host=...&view=...&csp=...&permissions=...&exp=...&sig=...`: the proxy page, for a
+ *   URL signed with `signingKey` by `signProxyUrl` and not expired (else 403, `not_signed` or
+ *   `expired`), a `host` that is one of `hostOrigins` (else 403) and a `view` that is a source
+ *   label (else 404). Its script
  *   is inline, admitted by its hash; its own CSP admits one frame, the view's signed URL, and `frame-ancestors` = that host; the page carries
  *   the view URL and the inner frame's `allow` from `permissions`.
  * - `GET /proxy.js`: the proxy script (the page inlines it; served for pages that name it).
