@@ -24,6 +24,16 @@ export interface RedisOptions {
    */
   readonly user?: string;
   /**
+   * The rights of `user` (ACL rules such as `~mcp-chat-host`, `+xadd`). Default every right:
+   * `~* &* +@all`.
+   */
+  readonly rules?: readonly string[];
+  /**
+   * More ACL users, each the words after `user` in a Redis config (`["monitor", "on", ">pw",
+   * "+ping"]`, or `["default", "off"]` to turn the default user off), set after `user`.
+   */
+  readonly acl?: readonly (readonly string[])[];
+  /**
    * Serve TLS only (`rediss://`), with a certificate for 127.0.0.1 signed by a CA made for this
    * server (its certificate at `caFile`). Default false.
    */
@@ -151,7 +161,14 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
         ...(options.password === undefined ? [] : ["--requirepass", options.password]),
         ...(options.password === undefined || options.user === undefined
           ? []
-          : ["--user", options.user, "on", `>${options.password}`, "~*", "&*", "+@all"]),
+          : [
+              "--user",
+              options.user,
+              "on",
+              `>${options.password}`,
+              ...(options.rules ?? ["~*", "&*", "+@all"]),
+            ]),
+        ...(options.acl ?? []).flatMap((words) => ["--user", ...words]),
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
