@@ -109,7 +109,8 @@ async function main(): Promise<void> {
       mode: options.serverBox,
       data,
       config,
-      configFile: options.config,
+      // The loaded file's absolute path (`~` expanded), else what was given.
+      configFile: config?.source ?? options.config,
       logFile: options.logFile,
       environment,
     },
