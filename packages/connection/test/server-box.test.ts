@@ -185,12 +185,14 @@ describe("no process of a boxed server outlives its box", () => {
   });
 
   it("unboxed, a server that ignores the end of stdin outlives a host killed with SIGKILL", async () => {
-    const { marker } = escapeMarker();
+    const { marker, escapee } = escapeMarker();
     const { fixture, result } = await runProbeHost("off", [
       "--escape",
       marker,
       "--ignore-stdin-end",
     ]);
+    // Every process is started before the pids are taken, so that the test kills them all.
+    await waitUntil(() => escapee().length === 1, "the escapee to start");
     const pids = processesWith(marker);
     leftovers.push(...pids);
     expect(pids).toContain(result.serverPid);
