@@ -30,6 +30,7 @@ const BENCHMARKS = [
   "store-throughput",
   "view-transfer",
   "remote-sign-in",
+  "server-box",
 ] as const;
 
 /** A backstop per benchmark; each bounds its own waits well within it. */

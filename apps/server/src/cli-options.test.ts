@@ -23,8 +23,18 @@ describe("parseCliOptions", () => {
       metricsHost: "127.0.0.1",
       modelStallTimeout: undefined,
       exampleViews: undefined,
+      serverBox: "auto",
       help: false,
     });
+  });
+
+  it("reads --server-box, and refuses a mode it does not know", () => {
+    expect(parseCliOptions(["--server-box", "required"], {}).serverBox).toBe("required");
+    expect(parseCliOptions(["--server-box=off"], {}).serverBox).toBe("off");
+    expect(() => parseCliOptions(["--server-box", "on"], {})).toThrow(
+      new CliError('--server-box must be auto, required or off, not "on".'),
+    );
+    expect(usage).toMatch(/--server-box <mode>/);
   });
 
   it("reads the model stall timeout from the flag, else the environment, and refuses a bad one", () => {

@@ -1,3 +1,4 @@
+import { serverBoxModes, type ServerBoxMode } from "@mcp-chat-host/host";
 import { errorMessage } from "@mcp-chat-host/protocol";
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-error";
@@ -51,6 +52,11 @@ export interface CliOptions {
   databaseCaFile: string | undefined;
   /** Redis's CA file for a `rediss://` URL (`--redis-ca-file`, else `$REDIS_TLS_CA_FILE`). */
   redisCaFile: string | undefined;
+  /**
+   * How stdio MCP servers are boxed (`--server-box`, default `auto`): with bubblewrap when it
+   * works here, `required` refuses to start without it, `off` never boxes.
+   */
+  serverBox: ServerBoxMode;
   help: boolean;
 }
 
@@ -105,6 +111,10 @@ Options:
   --log-file <path>      append the JSON log to <path> (default: $LOG_FILE, else stdout;
                          stderr once stdout or the file fails; lines a slow reader can't take
                          are dropped and counted, never waited for)
+  --server-box <mode>    auto | required | off (default auto): run each stdio MCP server in a
+                         box of its own (bubblewrap, Linux) that dies with the host and cannot
+                         see the data folder or the config; auto runs them unboxed, with a
+                         warning, where bubblewrap is missing; required refuses to start then
   --no-examples          do not offer the built-in example apps
   --web-root <dir>       serve the built web app from <dir> (default: apps/web/dist)
   --model-stall-timeout <s>
@@ -172,6 +182,7 @@ export function parseCliOptions(
         "oidc-allowed-domains": { type: "string" },
         "oidc-allowed-groups": { type: "string" },
         "oidc-sign-in-timeout": { type: "string" },
+        "server-box": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -224,6 +235,12 @@ export function parseCliOptions(
       `--model-stall-timeout (or MODEL_STALL_TIMEOUT) must be a number of seconds above 0, not "${stallSetting}".`,
     );
   }
+  const serverBox = values["server-box"] ?? "auto";
+  if (!isServerBoxMode(serverBox)) {
+    throw new CliError(
+      `--server-box must be ${serverBoxModes.join(", ").replace(/, (?=[^,]*$)/, " or ")}, not "${serverBox}".`,
+    );
+  }
   const oidc = oidcAuthFrom(values, env);
   if (oidc !== undefined && header !== undefined) {
     throw new CliError(
@@ -261,8 +278,13 @@ export function parseCliOptions(
     webRoot: values["web-root"],
     modelStallTimeout,
     exampleViews: values["example-views"],
+    serverBox,
     help: values.help === true,
   };
+}
+
+function isServerBoxMode(value: string): value is ServerBoxMode {
+  return (serverBoxModes as readonly string[]).includes(value);
 }
 
 /** Whether a bind address is this machine's loopback, where the printed origin is the real one. */

@@ -25,6 +25,7 @@ import { defaultSessionSetup } from "./host-session-setup";
 import { logTargets, NonBlockingLogDestination } from "./log-destination";
 import { fileSandboxPorts } from "./sandbox-ports";
 import { withdrawSecrets } from "./secret-environment";
+import { setUpServerBoxes } from "./server-box-setting";
 import { scrubStartEnvironment } from "./start-environment";
 import { sessionKeyFrom } from "./session-key";
 import { oauthCredentialKeysFrom } from "./oauth-credential-keys";
@@ -102,6 +103,19 @@ async function main(): Promise<void> {
     log: (line) => logger.info(line),
     warn: (line) => logger.warn(line),
   });
+  // Also before any MCP server starts: from here on each runs in a box of its own.
+  setUpServerBoxes(
+    {
+      mode: options.serverBox,
+      data,
+      config,
+      // The loaded file's absolute path (`~` expanded), else what was given.
+      configFile: config?.source ?? options.config,
+      logFile: options.logFile,
+      environment,
+    },
+    logger,
+  );
   const metricsToken = metricsTokenFrom(environment);
   if (metricsToken !== undefined && metricsToken.length < SHORT_METRICS_TOKEN_CHARS) {
     logger.warn(

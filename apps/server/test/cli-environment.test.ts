@@ -85,6 +85,10 @@ describe("the command line's secrets", () => {
         "--config",
         config,
         "--no-examples",
+        // Unboxed: what a server sees where it can read the host's /proc (in a box it sees no
+        // host process at all, test/server-box-cli.test.ts and the connection's server box tests).
+        "--server-box",
+        "off",
       ],
       childEnvironment({ MODEL: "offline", ...secrets }),
     );

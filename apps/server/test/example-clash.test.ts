@@ -64,7 +64,10 @@ describe("a configured server named like an example app", () => {
     writeFileSync(
       config,
       JSON.stringify({
-        mcpServers: { notes: { command: process.execPath, args: [fixture, report] } },
+        // The report is written beside the config: the server's box lets it write there.
+        mcpServers: {
+          notes: { command: process.execPath, args: [fixture, report], box: { write: [folder] } },
+        },
       }),
     );
     running = await startCli(

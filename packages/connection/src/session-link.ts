@@ -132,6 +132,7 @@ export class SessionLink {
         command: this.entry.command,
         args: this.entry.args,
         env: this.entry.env,
+        box: this.entry.box,
         ...(this.options.onStderr === undefined ? {} : { onStderr: this.options.onStderr }),
         ...(this.options.cwd === undefined ? {} : { cwd: this.options.cwd }),
       });

@@ -9,6 +9,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import type { McpStdioBox } from "./config/config-types";
 import { JsonLineReader } from "./json-line-reader";
 import {
   forgetProcessTree,
@@ -19,6 +20,7 @@ import {
   type ProcessIdentity,
 } from "./process-tree";
 import { waitUntilProcessesGone } from "./process-tree-walk";
+import { boxedCommand, currentServerBox } from "./server-box";
 
 /** How a server process ended. */
 export interface ProcessExit {
@@ -43,6 +45,11 @@ export interface StdioProcessOptions {
   onStderr?: (text: string) => void;
   /** Largest single message accepted, in bytes (the SDK's default when absent). */
   maxBufferSize?: number;
+  /**
+   * The entry's box settings, used when the process runs with a server box policy
+   * (`configureServerBox`): `false` runs this server unboxed, refused when boxes are required.
+   */
+  box?: McpStdioBox | false | undefined;
 }
 
 // Enough of the server's stderr to explain a failed start, without keeping a noisy server's log.
@@ -117,9 +124,17 @@ export class StdioProcessTransport implements Transport {
    */
   start(): Promise<void> {
     if (this.child !== undefined) throw new Error("StdioProcessTransport was already started.");
+    const env = { ...getDefaultEnvironment(), ...this.options.env };
+    let launch: { command: string; args: string[] };
+    try {
+      launch = this.launch(env);
+    } catch (error) {
+      this.recordExit({ exitCode: null, signal: null });
+      return Promise.reject(error as Error);
+    }
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, [...(this.options.args ?? [])], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+      const child = spawn(launch.command, launch.args, {
+        env,
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
         shell: false,
@@ -164,6 +179,29 @@ export class StdioProcessTransport implements Transport {
         this.stderrText = (this.stderrText + text).slice(-stderrTailLimit);
         this.options.onStderr?.(text);
       });
+    });
+  }
+
+  // The command line to spawn: the server's own, or bubblewrap running it in its box.
+  private launch(env: Record<string, string>): { command: string; args: string[] } {
+    const command = this.options.command;
+    const args = [...(this.options.args ?? [])];
+    const policy = currentServerBox();
+    if (policy === undefined) return { command, args };
+    if (this.options.box === false) {
+      if (policy.required) {
+        throw new Error(
+          `MCP server "${this.options.name ?? command}" sets "box": false, but this host runs every stdio server in a box (--server-box required). Remove "box": false from its entry, or start the host with --server-box auto.`,
+        );
+      }
+      return { command, args };
+    }
+    return boxedCommand(policy, {
+      command,
+      args,
+      env,
+      cwd: this.options.cwd,
+      box: this.options.box,
     });
   }
 

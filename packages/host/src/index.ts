@@ -72,8 +72,18 @@ export { ClusterStartError, type ClusterDependency } from "./cluster/cluster-sta
 export type * from "./store/host-store";
 
 // The connection layer, re-exported for operators who configure the host in code
-export { loadMcpConfig, parseMcpConfig, ProcessLedger } from "@mcp-chat-host/connection";
+export {
+  configureServerBox,
+  loadMcpConfig,
+  parseMcpConfig,
+  ProcessLedger,
+  serverBoxModes,
+  ServerBoxUnavailableError,
+} from "@mcp-chat-host/connection";
 export type {
+  ServerBoxMode,
+  ServerBoxSettings,
+  ServerBoxStatus,
   McpConfig,
   McpServerConfig,
   ProcessLedgerOptions,

@@ -21,6 +21,21 @@ export interface McpStdioServerConfig {
   /** Seconds to wait for each answer (default: the caller's, 60 in the host). */
   timeout?: number;
   share?: McpShareMode;
+  /**
+   * The server's box (see `configureServerBox`): absent for the default box, `false` to run it
+   * unboxed (refused when boxes are required), or what the box lets it reach besides.
+   */
+  box?: McpStdioBox | false;
+}
+
+/** What a stdio server's box lets it reach besides its own program. */
+export interface McpStdioBox {
+  /** Whether the server may use the network (default true); false gives it no network at all. */
+  network: boolean;
+  /** Absolute paths the server may read. */
+  read: string[];
+  /** Absolute paths the server may read and write. */
+  write: string[];
 }
 
 /** A server reached over Streamable HTTP. */

@@ -1,5 +1,6 @@
 // Validating the `mcpServers` configuration: every entry, stdio or remote, against its schema,
 // with `${VARIABLE}` in header values replaced from the environment.
+import { isAbsolute } from "node:path";
 import { isLoopbackHost } from "@mcp-chat-host/protocol";
 import { z } from "zod";
 import { McpConfigError, notUniquelyNamed, processingFailed } from "./config-error";
@@ -26,12 +27,34 @@ const reservedHeaders = ["accept", "content-type", "mcp-session-id", "mcp-protoc
 
 const shareSchema = z.enum(["process", "conversation"]);
 
+const absolutePath = z
+  .string()
+  .refine((path) => isAbsolute(path), "must be absolute paths (starting with /)");
+
+// `box: false`, or what the box lets the server reach. Unknown keys are refused here (unlike the
+// rest of the file): a misspelt "write" would quietly leave the server without its folder.
+const boxSchema = z.union(
+  [
+    z.literal(false),
+    z.strictObject({
+      network: z.boolean().optional(),
+      read: z.array(absolutePath).optional(),
+      write: z.array(absolutePath).optional(),
+    }),
+  ],
+  {
+    error:
+      'must be false, or an object with "network" (true or false), "read" and "write" (lists of absolute paths)',
+  },
+);
+
 const stdioEntrySchema = z.object({
   command: z.string().min(1, "must be a non-empty string"),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   timeout: z.number().positive("must be a positive number of seconds").optional(),
   share: shareSchema.optional(),
+  box: boxSchema.optional(),
 });
 
 const remoteEntrySchema = z.object({
@@ -129,6 +152,16 @@ function parseStdioEntry(name: string, entry: Record<string, unknown>): McpStdio
   };
   if (parsed.timeout !== undefined) server.timeout = parsed.timeout;
   if (parsed.share !== undefined) server.share = parsed.share;
+  if (parsed.box !== undefined) {
+    server.box =
+      parsed.box === false
+        ? false
+        : {
+            network: parsed.box.network ?? true,
+            read: parsed.box.read ?? [],
+            write: parsed.box.write ?? [],
+          };
+  }
   return server;
 }
 
