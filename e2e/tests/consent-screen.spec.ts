@@ -76,40 +76,41 @@ test("a view cannot take full screen without the person; with a yes it is opaque
   await page.screenshot({ path: testInfo.outputPath("fullscreen-host-bar.png") });
 });
 
-test("the approval dialog opens above a full-screen card and ignores the keys the view asked for", async ({
+test("the approval dialog takes the card out of full screen and ignores the keys the view asked for", async ({
   page,
 }, testInfo) => {
   const host = await started(page);
   const { card, view } = await openTrap(page);
   await acceptFullscreen(page, card);
 
-  // 1. The person follows the view's "Press Tab, then Enter" as the dialog opens: the dialog has
-  //    the focus, but its buttons are not armed yet, so nothing is allowed.
+  // 1. The person follows the view's "Press Tab, then Enter" as the dialog opens: the card leaves
+  //    full screen, the dialog has the focus, and its first Tab stop is Refuse: the call is refused.
   await viewOf(card).getByTestId("trap-lure").click();
   let dialog = await viewCallsDestroy(page, card, view);
+  await expect(card).toHaveAttribute("data-display-mode", "inline");
   await page.keyboard.press("Tab");
-  await page.keyboard.press("Enter");
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId("consent-hint")).toBeVisible();
-  expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
+  await expect(dialog.getByTestId("approval-refuse")).toBeFocused();
   // Above the card, not under it: the person's click lands on the dialog's own button.
-  await expect(dialog).toHaveAttribute("data-armed", "true");
   expect(await topmostAt(page, dialog.getByTestId("approval-allow-once"))).toBe(
     "approval-allow-once",
   );
-  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
-  await page.screenshot({ path: testInfo.outputPath("approval-over-fullscreen.png") });
-  await dialog.getByTestId("approval-refuse").click();
+  await page.screenshot({ path: testInfo.outputPath("approval-over-card.png") });
+  await page.keyboard.press("Enter");
   await expect(dialog).toHaveCount(0);
   await expect(viewOf(card).getByTestId("trap-result")).toContainText("error");
+  expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
 
-  // 2. A key held down from before the dialog repeats into it: nothing, even once armed.
+  // 2. A key held down from before the dialog repeats into it: the person tabs to Allow once
+  //    themselves (Refuse, the reason, Allow once), and the repeat still does nothing.
   await viewOf(card).getByTestId("trap-lure").click();
   await page.keyboard.down("Enter");
   dialog = await viewCallsDestroy(page, card, view);
-  await page.keyboard.press("Tab");
-  await expect(dialog.getByTestId("approval-allow-once")).toBeFocused();
   await expect(dialog).toHaveAttribute("data-armed", "true");
+  for (const stop of ["approval-refuse", "approval-reason", "approval-allow-once"]) {
+    await page.keyboard.press("Tab");
+    await expect(dialog.getByTestId(stop)).toBeFocused();
+  }
+  await expect(dialog).toHaveAttribute("data-key-armed", "true");
   await page.keyboard.down("Enter");
   await page.keyboard.up("Enter");
   await expect(dialog.getByTestId("consent-hint")).toBeVisible();
@@ -123,7 +124,6 @@ test("the approval dialog opens above a full-screen card and ignores the keys th
   expect((await host.toolCalls())[destroyCalls]).toBe(1);
 
   // The audit shows both: which app called what, the verdict, who answered.
-  await card.getByTestId("card-exit-fullscreen").click();
   await page.getByTestId("audit-panel-button").click();
   const audit = page.getByTestId("audit-panel");
   const entries = audit.getByTestId("audit-entry");
