@@ -3,14 +3,18 @@
 // then Enter", logs every key it gets, is borderless (transparent), and calls a destructive tool at
 // the moment of its choosing. Each test tries the attack, asserts it failed, and then walks the
 // honest path (the person says yes, the call runs).
-import { expect, test, type Frame, type Locator, type Page } from "@playwright/test";
-import { cards, openCard, viewFrame, viewOf } from "../support/card-frames";
+import { expect, test, type Page } from "@playwright/test";
+import { cards, viewOf } from "../support/card-frames";
 import { signIn } from "../support/chat-page";
+import {
+  acceptFullscreen,
+  consentSource,
+  destroyCalls,
+  openTrap,
+  topmostAt,
+  viewCallsDestroy,
+} from "../support/consent-trap";
 import { startHost, type RunningHost } from "../support/host";
-
-/** support/mcp-servers.ts resolves a `./fixtures/` name as a package path (see attacks.spec.ts). */
-const consentSource = "./fixtures/consent-app";
-const destroyCalls = `${consentSource}/delete-everything`;
 
 let host: RunningHost | undefined;
 
@@ -23,36 +27,6 @@ async function started(page: Page): Promise<RunningHost> {
   host = await startHost({ servers: [consentSource] });
   await signIn(page, host);
   return host;
-}
-
-/** Opens the trap and waits for its view; it asks for full screen as soon as it initialised. */
-async function openTrap(page: Page): Promise<{ card: Locator; view: Frame }> {
-  const { card } = await openCard(page, "/call open-trap");
-  await expect(viewOf(card).getByTestId("trap-state")).toHaveText("initialised");
-  return { card, view: await viewFrame(card) };
-}
-
-/** The element the person would hit at the centre of `locator`, as `data-testid` or tag. */
-async function topmostAt(page: Page, locator: Locator): Promise<string> {
-  const box = await locator.boundingBox();
-  if (box === null) throw new Error("The element has no box.");
-  return page.evaluate(
-    ({ x, y }) => {
-      const element = document.elementFromPoint(x, y);
-      const marked = element?.closest("[data-testid]");
-      return marked?.getAttribute("data-testid") ?? element?.tagName ?? "nothing";
-    },
-    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
-  );
-}
-
-/** Lets the person accept the trap's full-screen question (Playwright waits until it is armed). */
-async function acceptFullscreen(page: Page, card: Locator): Promise<void> {
-  const prompt = page.getByTestId("display-mode-prompt");
-  await expect(prompt).toBeVisible();
-  await prompt.getByTestId("display-mode-allow").click();
-  await expect(prompt).toHaveCount(0);
-  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
 }
 
 test("a view cannot take full screen without the person; with a yes it is opaque under the host's bar", async ({
@@ -102,52 +76,41 @@ test("a view cannot take full screen without the person; with a yes it is opaque
   await page.screenshot({ path: testInfo.outputPath("fullscreen-host-bar.png") });
 });
 
-/** Puts the keyboard in the view and lets it call its destructive tool; waits for the dialog. */
-async function viewCallsDestroy(page: Page, card: Locator, view: Frame): Promise<Locator> {
-  await view.evaluate(() => (window as unknown as { trap: { destroy(): void } }).trap.destroy());
-  await page.waitForFunction(
-    () => document.activeElement?.closest('[data-testid="approval-dialog"]') !== null,
-    undefined,
-    { polling: "raf" },
-  );
-  await expect(viewOf(card).getByTestId("trap-result")).toHaveText("waiting");
-  return page.getByTestId("approval-dialog");
-}
-
-test("the approval dialog opens above a full-screen card and ignores the keys the view asked for", async ({
+test("the approval dialog takes the card out of full screen and ignores the keys the view asked for", async ({
   page,
 }, testInfo) => {
   const host = await started(page);
   const { card, view } = await openTrap(page);
   await acceptFullscreen(page, card);
 
-  // 1. The person follows the view's "Press Tab, then Enter" as the dialog opens: the dialog has
-  //    the focus, but its buttons are not armed yet, so nothing is allowed.
+  // 1. The person follows the view's "Press Tab, then Enter" as the dialog opens: the card leaves
+  //    full screen, the dialog has the focus, and its first Tab stop is Refuse: the call is refused.
   await viewOf(card).getByTestId("trap-lure").click();
   let dialog = await viewCallsDestroy(page, card, view);
+  await expect(card).toHaveAttribute("data-display-mode", "inline");
   await page.keyboard.press("Tab");
-  await page.keyboard.press("Enter");
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId("consent-hint")).toBeVisible();
-  expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
+  await expect(dialog.getByTestId("approval-refuse")).toBeFocused();
   // Above the card, not under it: the person's click lands on the dialog's own button.
-  await expect(dialog).toHaveAttribute("data-armed", "true");
   expect(await topmostAt(page, dialog.getByTestId("approval-allow-once"))).toBe(
     "approval-allow-once",
   );
-  await expect(card).toHaveAttribute("data-display-mode", "fullscreen");
-  await page.screenshot({ path: testInfo.outputPath("approval-over-fullscreen.png") });
-  await dialog.getByTestId("approval-refuse").click();
+  await page.screenshot({ path: testInfo.outputPath("approval-over-card.png") });
+  await page.keyboard.press("Enter");
   await expect(dialog).toHaveCount(0);
   await expect(viewOf(card).getByTestId("trap-result")).toContainText("error");
+  expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
 
-  // 2. A key held down from before the dialog repeats into it: nothing, even once armed.
+  // 2. A key held down from before the dialog repeats into it: the person tabs to Allow once
+  //    themselves (Refuse, the reason, Allow once), and the repeat still does nothing.
   await viewOf(card).getByTestId("trap-lure").click();
   await page.keyboard.down("Enter");
   dialog = await viewCallsDestroy(page, card, view);
-  await page.keyboard.press("Tab");
-  await expect(dialog.getByTestId("approval-allow-once")).toBeFocused();
   await expect(dialog).toHaveAttribute("data-armed", "true");
+  for (const stop of ["approval-refuse", "approval-reason", "approval-allow-once"]) {
+    await page.keyboard.press("Tab");
+    await expect(dialog.getByTestId(stop)).toBeFocused();
+  }
+  await expect(dialog).toHaveAttribute("data-key-armed", "true");
   await page.keyboard.down("Enter");
   await page.keyboard.up("Enter");
   await expect(dialog.getByTestId("consent-hint")).toBeVisible();
@@ -161,7 +124,6 @@ test("the approval dialog opens above a full-screen card and ignores the keys th
   expect((await host.toolCalls())[destroyCalls]).toBe(1);
 
   // The audit shows both: which app called what, the verdict, who answered.
-  await card.getByTestId("card-exit-fullscreen").click();
   await page.getByTestId("audit-panel-button").click();
   const audit = page.getByTestId("audit-panel");
   const entries = audit.getByTestId("audit-entry");

@@ -3,6 +3,8 @@ import "./zod-setup";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app";
+import { leaveFullscreen } from "./cards/fullscreen-owner";
+import { onHostQuestion } from "./consent/host-question";
 import { bindServerEvents } from "./socket/bind-server-events";
 import { createHostSocket } from "./socket/create-host-socket";
 import { startSessionLifecycle } from "./session-lifecycle";
@@ -27,6 +29,8 @@ if (root === null) throw new Error("index.html has no #root element.");
 const socket = createHostSocket(tabIdFrom(sessionStorageOrUndefined()));
 bindServerEvents(socket);
 const lifecycle = startSessionLifecycle(socket);
+// A question of the host takes the card in full screen, if any, back inline (fullscreen-owner.ts).
+onHostQuestion(leaveFullscreen);
 
 createRoot(root).render(
   <StrictMode>

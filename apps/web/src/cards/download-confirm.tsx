@@ -38,6 +38,10 @@ export function DownloadConfirm(props: DownloadConfirmProps) {
       labelledBy={headingId}
       testId="download-confirm"
       onEscape={() => download.answer(false)}
+      attributes={{
+        "data-armed": String(consent.armed),
+        "data-key-armed": String(consent.keyArmed),
+      }}
     >
       <h2 id={headingId} className="mch-card__dialog-title">
         {props.title} wants to download{" "}
@@ -59,7 +63,7 @@ export function DownloadConfirm(props: DownloadConfirmProps) {
         ))}
       </ul>
       <p className="mch-card__muted">Total {formatBytes(download.totalBytes)}</p>
-      <ConsentHint refusedPress={consent.refusedPress} />
+      <ConsentHint refusal={consent.refusal} />
       <div className="mch-card__dialog-actions">
         <button
           type="button"
@@ -73,8 +77,8 @@ export function DownloadConfirm(props: DownloadConfirmProps) {
           type="button"
           className="mch-card__button mch-card__button--primary"
           aria-disabled={consent.armed ? undefined : true}
-          onClick={() => {
-            if (consent.activate()) download.answer(true);
+          onClick={(event) => {
+            if (consent.activate(event.currentTarget)) download.answer(true);
           }}
         >
           Download

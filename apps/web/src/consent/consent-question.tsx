@@ -23,8 +23,10 @@ export interface ConsentQuestionProps {
 
 /**
  * A yes/no question to the person about what an app may do, in the top layer above every card.
- * The yes button acts only for a press that began after the question could be read (see
- * `consent-arming.ts`); no, and Escape, always act at once.
+ * The focus starts on the dialog box and the first Tab stop is the no button (it comes first);
+ * the yes button acts only for a press that began after the question could be read, and for a
+ * key only once the person moved to it themselves (see `consent-arming.ts`); no, and Escape,
+ * always act at once.
  *
  * @returns the dialog.
  */
@@ -40,13 +42,16 @@ export function ConsentQuestion(props: ConsentQuestionProps) {
       labelledBy={headingId}
       testId={props.testId}
       onEscape={() => props.onAnswer(false)}
-      attributes={{ "data-armed": String(consent.armed) }}
+      attributes={{
+        "data-armed": String(consent.armed),
+        "data-key-armed": String(consent.keyArmed),
+      }}
     >
       <h2 id={headingId} className="mch-card__dialog-title">
         {props.heading}
       </h2>
       {props.children}
-      <ConsentHint refusedPress={consent.refusedPress} />
+      <ConsentHint refusal={consent.refusal} />
       <div className="mch-card__dialog-actions">
         <button
           type="button"
@@ -61,8 +66,8 @@ export function ConsentQuestion(props: ConsentQuestionProps) {
           className="mch-card__button mch-card__button--primary"
           data-testid={props.allowTestId}
           aria-disabled={consent.armed ? undefined : true}
-          onClick={() => {
-            if (consent.activate()) props.onAnswer(true);
+          onClick={(event) => {
+            if (consent.activate(event.currentTarget)) props.onAnswer(true);
           }}
         >
           {props.allowLabel}

@@ -119,3 +119,27 @@ export async function click(element: HTMLElement): Promise<void> {
     element.click();
   });
 }
+
+/**
+ * Moves the focus to `element` as the person's Tab does: a Tab keydown on the focused element,
+ * then, unless a handler took the key (a dialog's focus trap moves the focus itself), the focus
+ * move the browser would make (jsdom makes none), then the keyup.
+ *
+ * @throws an Error when the focus did not end on `element`.
+ */
+export async function tabTo(element: HTMLElement, options: KeyboardEventInit = {}): Promise<void> {
+  const from =
+    document.activeElement instanceof HTMLElement ? document.activeElement : document.body;
+  await act(async () => {
+    const down = new KeyboardEvent("keydown", {
+      key: "Tab",
+      bubbles: true,
+      cancelable: true,
+      ...options,
+    });
+    from.dispatchEvent(down);
+    if (!down.defaultPrevented) element.focus();
+    element.dispatchEvent(new KeyboardEvent("keyup", { key: "Tab", bubbles: true }));
+  });
+  if (document.activeElement !== element) throw new Error("The Tab did not reach the element.");
+}

@@ -14,7 +14,8 @@ function focusableElements(container: HTMLElement): HTMLElement[] {
 
 /**
  * Handles one key press inside a dialog: Escape calls `onEscape`; Tab and Shift+Tab wrap at the
- * dialog's ends. Other keys are left alone.
+ * dialog's ends, and from the dialog box itself both go to its first control. Other keys are
+ * left alone.
  *
  * @param container - the dialog element.
  * @param event - the key press.
@@ -36,7 +37,12 @@ export function trapKey(container: HTMLElement, event: KeyboardEvent, onEscape: 
     return;
   }
   const active = document.activeElement;
-  if (event.shiftKey && (active === first || active === container)) {
+  // From the dialog box itself (its first focus) both Tab and Shift+Tab go to the first control:
+  // a question puts its refusing control first, so no key sequence starts on a yes.
+  if (active === container) {
+    event.preventDefault();
+    first.focus();
+  } else if (event.shiftKey && active === first) {
     event.preventDefault();
     last.focus();
   } else if (!event.shiftKey && active === last) {

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { wireError } from "@mcp-chat-host/protocol";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { act } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { onHostQuestion } from "../../consent/host-question";
 import { useHostStore } from "../../state/host-store";
 import { resetStores } from "../../test-support/reset-stores";
 import { FakeSocket } from "../../test-support/fake-socket";
@@ -12,6 +14,7 @@ import {
   pressKey,
   type Rendered,
   render,
+  tabTo,
   typeInto,
   waitUntil,
 } from "../../test-support/render";
@@ -182,17 +185,39 @@ describe("ApprovalDialog", () => {
     await waitUntil(() => dialog() === null, "the dialog closes");
   });
 
-  it("keeps Tab inside the dialog", async () => {
+  it("starts on the dialog box; Tab and Shift+Tab go to Refuse first and wrap inside the dialog", async () => {
     await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
+    const element = dialog();
+    if (element === null) throw new Error("no dialog");
     const refuse = byTestId(view.container, "approval-refuse");
+    const reason = byTestId(view.container, "approval-reason");
     const allowOnce = byTestId(view.container, "approval-allow-once");
-    refuse.focus();
-    const forward = await pressKey(refuse, "Tab");
-    expect(forward.defaultPrevented).toBe(true);
-    expect(document.activeElement).toBe(allowOnce);
-    const backward = await pressKey(allowOnce, "Tab", { shiftKey: true });
-    expect(backward.defaultPrevented).toBe(true);
+    const allowConversation = byTestId(view.container, "approval-allow-conversation");
+    expect(document.activeElement).toBe(element);
+    const first = await pressKey(element, "Tab");
+    expect(first.defaultPrevented).toBe(true);
     expect(document.activeElement).toBe(refuse);
+    element.focus();
+    await pressKey(element, "Tab", { shiftKey: true });
+    expect(document.activeElement).toBe(refuse);
+    // The tab order: Refuse, the reason, then the allow buttons.
+    const order = [...element.querySelectorAll("button, input")];
+    expect(order.indexOf(refuse)).toBe(0);
+    expect(order.indexOf(reason)).toBe(1);
+    expect(order.indexOf(allowOnce)).toBe(2);
+    const backward = await pressKey(refuse, "Tab", { shiftKey: true });
+    expect(backward.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(allowConversation);
+    const forward = await pressKey(allowConversation, "Tab");
+    expect(forward.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(refuse);
+  });
+
+  it("refuses on Enter in the reason field (the second Tab stop)", async () => {
+    await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
+    await pressKey(byTestId(view.container, "approval-reason"), "Enter");
+    await waitUntil(() => dialog() === null, "the dialog closes");
+    expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "refuse" }]);
   });
 });
 
@@ -216,6 +241,18 @@ describe("ApprovalDialog's arming", () => {
     await click(element);
   }
 
+  it("tells the host a question appeared, so a card in full screen leaves it", async () => {
+    const appeared = vi.fn();
+    const stop = onHostQuestion(appeared);
+    try {
+      await act0(() => approvals().settleApproval("a1"));
+      await act0(() => approvals().enqueueApproval(approvalRequest("a2")));
+      expect(appeared).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+    }
+  });
+
   it("opens in a top-layer popover over the whole page, holding the focus", () => {
     const element = byTestId(view.container, "approval-dialog");
     expect(element.closest('[data-testid="host-layer"]')?.getAttribute("popover")).toBe("manual");
@@ -224,22 +261,52 @@ describe("ApprovalDialog's arming", () => {
   });
 
   it("ignores Enter pressed in the first moment after it appeared, then takes a fresh press", async () => {
+    const element = byTestId(view.container, "approval-dialog");
     const allowOnce = byTestId(view.container, "approval-allow-once");
     expect(allowOnce.getAttribute("aria-disabled")).toBe("true");
     // "Press Tab, then Enter": the press lands while the dialog is still unarmed.
     clock = 1_200;
     await pressOn(allowOnce);
     expect(socket.sent("approval:answer")).toEqual([]);
-    expect(byTestId(view.container, "consent-hint").textContent).toContain("did nothing");
-    // A held Enter repeats into the dialog: still nothing, even once armed.
+    expect(byTestId(view.container, "consent-hint").getAttribute("data-refusal")).toBe("early");
+    // The person tabs to Allow once after it armed: Refuse, the reason, then Allow once.
     clock = 1_700;
+    await tabTo(byTestId(view.container, "approval-refuse"));
+    await tabTo(byTestId(view.container, "approval-reason"));
+    await tabTo(allowOnce);
+    expect(element.getAttribute("data-key-armed")).toBe("false");
+    // A held Enter repeats into the dialog: nothing, even once the button armed for keys.
+    clock = 2_300;
     await pressOn(allowOnce, { repeat: true });
     expect(socket.sent("approval:answer")).toEqual([]);
-    // A fresh press after the dialog armed answers.
-    clock = 1_800;
+    expect(byTestId(view.container, "consent-hint").getAttribute("data-refusal")).toBe("early");
+    // A fresh press on the button the person moved to answers.
     await pressOn(allowOnce);
     await waitUntil(() => socket.sent("approval:answer").length === 1, "the answer is sent");
     expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "allow-once" }]);
+  });
+
+  it("ignores Enter on Allow once when the person did not move there (“Tab Tab Tab Enter” in one go)", async () => {
+    const allowOnce = byTestId(view.container, "approval-allow-once");
+    // Focus put there by code, not by the person: no key press on it counts.
+    clock = 1_700;
+    await act0(() => allowOnce.focus());
+    clock = 3_000;
+    await pressOn(allowOnce);
+    expect(byTestId(view.container, "consent-hint").getAttribute("data-refusal")).toBe(
+      "not-chosen",
+    );
+    // Tabbed to, but the Enter follows at once, as a rehearsed sequence does.
+    await tabTo(byTestId(view.container, "approval-allow-card"));
+    await tabTo(allowOnce, { shiftKey: true });
+    clock = 3_100;
+    await pressOn(allowOnce);
+    expect(byTestId(view.container, "consent-hint").getAttribute("data-refusal")).toBe("early");
+    // A held Tab (auto-repeat) moves the focus, but not as the person's choice.
+    await tabTo(byTestId(view.container, "approval-allow-card"), { repeat: true });
+    clock = 5_000;
+    await pressOn(byTestId(view.container, "approval-allow-card"));
+    expect(socket.sent("approval:answer")).toEqual([]);
   });
 
   it("ignores a pointer pressed before the dialog armed and released after", async () => {
@@ -249,6 +316,14 @@ describe("ApprovalDialog's arming", () => {
       allowCard.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
     });
     clock = 1_700;
+    await click(allowCard);
+    expect(socket.sent("approval:answer")).toEqual([]);
+    // A press elsewhere in the dialog, released over the button: not on the button.
+    await act0(() => {
+      byTestId(view.container, "approval-tool").dispatchEvent(
+        new PointerEvent("pointerdown", { bubbles: true }),
+      );
+    });
     await click(allowCard);
     expect(socket.sent("approval:answer")).toEqual([]);
     await act0(() => {
@@ -263,5 +338,36 @@ describe("ApprovalDialog's arming", () => {
     await click(byTestId(view.container, "approval-refuse"));
     await waitUntil(() => socket.sent("approval:answer").length === 1, "the refusal is sent");
     expect(socket.sent("approval:answer")).toEqual([{ approvalId: "a1", decision: "refuse" }]);
+  });
+});
+
+describe("ApprovalDialog's armed marks", () => {
+  it("marks the dialog armed, then key-armed once the button the person tabbed to held the focus a moment", async () => {
+    vi.useFakeTimers();
+    resetStores();
+    let clock = 1_000;
+    const socket = new FakeSocket();
+    const view = await render(
+      <ApprovalDialog arming={{ now: () => clock, delayMs: 600 }} />,
+      socket,
+    );
+    try {
+      await act0(() => approvals().enqueueApproval(approvalRequest("a1")));
+      const element = byTestId(view.container, "approval-dialog");
+      expect(element.getAttribute("data-armed")).toBe("false");
+      clock = 1_600;
+      await act(async () => vi.advanceTimersByTime(600));
+      expect(element.getAttribute("data-armed")).toBe("true");
+      await tabTo(byTestId(view.container, "approval-refuse"));
+      await tabTo(byTestId(view.container, "approval-reason"));
+      await tabTo(byTestId(view.container, "approval-allow-once"));
+      expect(element.getAttribute("data-key-armed")).toBe("false");
+      clock = 2_200;
+      await act(async () => vi.advanceTimersByTime(600));
+      expect(element.getAttribute("data-key-armed")).toBe("true");
+    } finally {
+      await view.unmount();
+      vi.useRealTimers();
+    }
   });
 });

@@ -35,8 +35,8 @@ function ApprovalPanel(props: {
   );
   const refuse = useCallback(() => answer("refuse"), [answer]);
   // Refusing is always safe; allowing needs a press that began after the dialog armed.
-  const allow = (decision: ApprovalDecision) => {
-    if (consent.activate()) answer(decision);
+  const allow = (button: HTMLElement, decision: ApprovalDecision) => {
+    if (consent.activate(button)) answer(decision);
   };
   const allowDisabled = consent.armed ? undefined : true;
 
@@ -51,6 +51,7 @@ function ApprovalPanel(props: {
       attributes={{
         "data-approval-id": request.approvalId,
         "data-armed": String(consent.armed),
+        "data-key-armed": String(consent.keyArmed),
       }}
     >
       <header className="modal-header">
@@ -65,7 +66,7 @@ function ApprovalPanel(props: {
       </header>
       <p className="approval-origin">
         The card <strong data-testid="approval-card-title">{request.title}</strong> from{" "}
-        <strong>{request.source}</strong> wants to call the tool{" "}
+        <strong data-testid="approval-source">{request.source}</strong> wants to call the tool{" "}
         <strong data-testid="approval-tool">{request.tool}</strong>.
       </p>
       {request.question !== undefined ? (
@@ -83,40 +84,19 @@ function ApprovalPanel(props: {
           {error}
         </p>
       ) : null}
-      <ConsentHint refusedPress={consent.refusedPress} />
-      <div className="approval-allow">
-        <button
-          type="button"
-          className="button button-primary"
-          data-testid="approval-allow-once"
-          disabled={answering}
-          aria-disabled={allowDisabled}
-          onClick={() => allow("allow-once")}
-        >
-          Allow once
-        </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="approval-allow-card"
-          disabled={answering}
-          aria-disabled={allowDisabled}
-          onClick={() => allow("allow-card")}
-        >
-          Allow for this card
-        </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="approval-allow-conversation"
-          disabled={answering}
-          aria-disabled={allowDisabled}
-          onClick={() => allow("allow-conversation")}
-        >
-          Allow for this conversation
-        </button>
-      </div>
+      <ConsentHint refusal={consent.refusal} />
+      {/* Refuse comes first in the tab order: the first Tab from the dialog, or a Tab then Enter a
+          view told the person to press, lands on no. */}
       <div className="approval-refuse">
+        <button
+          type="button"
+          className="button button-danger"
+          data-testid="approval-refuse"
+          disabled={answering}
+          onClick={refuse}
+        >
+          Refuse
+        </button>
         <label htmlFor={reasonId}>Reason for refusing (optional, the app sees it)</label>
         <input
           id={reasonId}
@@ -132,14 +112,37 @@ function ApprovalPanel(props: {
             }
           }}
         />
+      </div>
+      <div className="approval-allow">
         <button
           type="button"
-          className="button button-danger"
-          data-testid="approval-refuse"
+          className="button button-primary"
+          data-testid="approval-allow-once"
           disabled={answering}
-          onClick={refuse}
+          aria-disabled={allowDisabled}
+          onClick={(event) => allow(event.currentTarget, "allow-once")}
         >
-          Refuse
+          Allow once
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="approval-allow-card"
+          disabled={answering}
+          aria-disabled={allowDisabled}
+          onClick={(event) => allow(event.currentTarget, "allow-card")}
+        >
+          Allow for this card
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="approval-allow-conversation"
+          disabled={answering}
+          aria-disabled={allowDisabled}
+          onClick={(event) => allow(event.currentTarget, "allow-conversation")}
+        >
+          Allow for this conversation
         </button>
       </div>
     </HostDialog>
@@ -149,12 +152,15 @@ function ApprovalPanel(props: {
 /**
  * The approval dialog: shows the oldest pending question about a card's tool call (which card,
  * which tool, its arguments and hints) and sends the person's answer. Several pending questions
- * wait in a queue and show one at a time with a counter. Focus stays in the dialog; Escape refuses.
+ * wait in a queue and show one at a time with a counter. Focus starts on the dialog box and stays
+ * in the dialog; the first Tab stop is Refuse, then the reason, then the allow buttons; Escape
+ * refuses.
  *
- * It opens in the top layer, above every card (full screen and picture in picture included), and
- * its allow buttons act only for a press that began a moment after it became visible
+ * It opens in the top layer, above every card (a card in full screen leaves it when the dialog
+ * appears), and its allow buttons act only for a press that began a moment after it became
+ * visible, and for a key only on a button the person moved to themselves
  * (`consent/consent-arming.ts`): a view cannot time a request to the keys it told the person to
- * press, or to a key held down.
+ * press, to a key held down, or to a double click.
  *
  * @param props.arming - the arming clock and delay (tests).
  */

@@ -11,6 +11,7 @@ import {
   pressKey,
   type Rendered,
   render,
+  tabTo,
   typeInto,
   waitUntil,
 } from "../../test-support/render";
@@ -271,7 +272,7 @@ describe("ElicitationDialog", () => {
 });
 
 describe("ElicitationDialog's arming", () => {
-  it("ignores Submit pressed before the dialog could be read", async () => {
+  it("ignores Submit pressed before the dialog could be read, and Enter in a field; takes Enter on Submit the person tabbed to", async () => {
     resetStores();
     let clock = 1_000;
     const socket = new FakeSocket().respond("elicitation:answer", () => ({ ok: true, value: {} }));
@@ -292,7 +293,22 @@ describe("ElicitationDialog's arming", () => {
     await pressKey(submit, "Enter");
     await click(submit);
     expect(socket.sent("elicitation:answer")).toEqual([]);
+    // Enter in the field submits the form, but that press was not on Submit: nothing.
     clock = 1_800;
+    const field = view.container.querySelector<HTMLInputElement>("input");
+    if (field === null) throw new Error("no field");
+    await tabTo(field);
+    await pressKey(field, "Enter");
+    await click(submit);
+    expect(socket.sent("elicitation:answer")).toEqual([]);
+    expect(byTestId(view.container, "consent-hint").getAttribute("data-refusal")).toBe(
+      "not-chosen",
+    );
+    // The person tabs past Decline and Cancel to Submit, then presses Enter: it answers.
+    await tabTo(byTestId(view.container, "elicitation-decline"));
+    await tabTo(byTestId(view.container, "elicitation-cancel"));
+    await tabTo(submit);
+    clock = 2_400;
     await pressKey(submit, "Enter");
     await click(submit);
     await waitUntil(() => socket.sent("elicitation:answer").length === 1, "the answer is sent");

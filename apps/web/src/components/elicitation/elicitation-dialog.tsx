@@ -75,6 +75,7 @@ function ElicitationPanel(props: {
       attributes={{
         "data-elicitation-id": request.elicitationId,
         "data-armed": String(consent.armed),
+        "data-key-armed": String(consent.keyArmed),
       }}
     >
       <header className="modal-header">
@@ -95,7 +96,7 @@ function ElicitationPanel(props: {
           {error}
         </p>
       ) : null}
-      <ConsentHint refusedPress={consent.refusedPress} />
+      <ConsentHint refusal={consent.refusal} />
       {body}
     </HostDialog>
   );
@@ -106,8 +107,10 @@ function ElicitationPanel(props: {
  * plain text, then its form (checked before it is sent) or the page it asks the person to open
  * (opened only on Open). Several questions wait in a queue and show one at a time; a question
  * answered in another tab, withdrawn or timed out closes (`elicitation:settled`). The focus
- * starts on the dialog, not on a button; Escape cancels; Submit and Open act only for a press
- * that began a moment after the dialog became visible (`consent/consent-arming.ts`).
+ * starts on the dialog, not on a button, and Decline comes before Submit or Open in the tab order;
+ * Escape cancels; Submit and Open act only for a press that began a moment after the dialog
+ * became visible, on the button itself (Enter in a field does not submit), and for a key only
+ * once the person moved to the button themselves (`consent/consent-arming.ts`).
  *
  * @param props.arming - the arming clock and delay (tests).
  */

@@ -19,7 +19,8 @@ export interface ElicitationFormProps {
 
 /**
  * A server's form: its fields, checked before anything is sent (a sentence under each wrong
- * field), and Submit, Decline and Cancel. Submit acts only once the dialog armed.
+ * field), and Decline, Cancel and Submit (the refusing buttons first in the tab order). Submit
+ * acts only once the dialog armed, for a press on Submit itself.
  */
 export function ElicitationForm(props: ElicitationFormProps) {
   const { fields, busy, consent, onAnswer } = props;
@@ -27,8 +28,10 @@ export function ElicitationForm(props: ElicitationFormProps) {
   const [problems, setProblems] = useState<ElicitationFieldProblem[]>([]);
   const submitDisabled = consent.armed ? undefined : true;
 
-  const submit = () => {
-    if (!consent.activate()) return;
+  // The submitter is the Submit button, also when Enter in a field submits the form: that press
+  // went down in the field, not on the button, so it does not count (a view's "Tab, then Enter").
+  const submit = (submitter: HTMLElement | null) => {
+    if (submitter === null || !consent.activate(submitter)) return;
     const content = contentOf(fields, values);
     const found = checkElicitationAnswer(fields, content);
     setProblems(found);
@@ -43,7 +46,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        submit();
+        submit(event.nativeEvent instanceof SubmitEvent ? event.nativeEvent.submitter : null);
       }}
     >
       {fields.map((field) => (
@@ -56,15 +59,6 @@ export function ElicitationForm(props: ElicitationFormProps) {
         />
       ))}
       <div className="elicitation-buttons">
-        <button
-          type="submit"
-          className="button button-primary"
-          data-testid="elicitation-submit"
-          disabled={busy}
-          aria-disabled={submitDisabled}
-        >
-          Submit
-        </button>
         <button
           type="button"
           className="button"
@@ -82,6 +76,15 @@ export function ElicitationForm(props: ElicitationFormProps) {
           onClick={() => onAnswer("cancel")}
         >
           Cancel
+        </button>
+        <button
+          type="submit"
+          className="button button-primary"
+          data-testid="elicitation-submit"
+          disabled={busy}
+          aria-disabled={submitDisabled}
+        >
+          Submit
         </button>
       </div>
     </form>

@@ -25,15 +25,16 @@ function refusalOf(url: string): string | null {
 /**
  * A server's request to open a page: the address in full and its host, so the person sees where
  * it goes (an address that is not http or https, or one on this host itself, is never opened),
- * then Open (opens it in a new tab with no link back to this page, and says so to the
- * server) and Decline. Nothing opens unless the person presses Open.
+ * then Decline and Open (opens it in a new tab with no link back to this page, and says so to
+ * the server); Decline comes first in the tab order. Nothing opens unless the person presses
+ * Open.
  */
 export function ElicitationUrl(props: ElicitationUrlProps) {
   const { server, url, busy, consent, onAnswer } = props;
   const refusal = refusalOf(url);
   const host = refusal === null ? new URL(url).host : null;
-  const open = () => {
-    if (refusal !== null || !consent.activate()) return;
+  const open = (button: HTMLElement) => {
+    if (refusal !== null || !consent.activate(button)) return;
     window.open(url, "_blank", "noopener,noreferrer");
     onAnswer("accept");
   };
@@ -56,22 +57,22 @@ export function ElicitationUrl(props: ElicitationUrlProps) {
       <div className="elicitation-buttons">
         <button
           type="button"
-          className="button button-primary"
-          data-testid="elicitation-open"
-          disabled={busy || refusal !== null}
-          aria-disabled={consent.armed ? undefined : true}
-          onClick={open}
-        >
-          Open
-        </button>
-        <button
-          type="button"
           className="button"
           data-testid="elicitation-decline"
           disabled={busy}
           onClick={() => onAnswer("decline")}
         >
           Decline
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid="elicitation-open"
+          disabled={busy || refusal !== null}
+          aria-disabled={consent.armed ? undefined : true}
+          onClick={(event) => open(event.currentTarget)}
+        >
+          Open
         </button>
       </div>
     </>
