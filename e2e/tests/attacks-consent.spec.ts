@@ -2,7 +2,7 @@
 // consent-app): it takes full screen (the person said yes), draws "Press Tab, then Enter", and
 // calls its destructive tool at the moment of its choosing. The keys and clicks it can script for
 // the person (Tab then Enter after the dialog armed, Enter or Space alone, a key held down, a
-// double click where Allow will appear, Tab Tab Enter, Shift+Tab then Enter) must not run the
+// double click where Allow will appear (in consent-arming.test.ts), Tab Tab Enter, Shift+Tab then Enter) must not run the
 // tool; the person's own way to Allow once (Tab to it, then Enter; or a click) must.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { viewOf } from "../support/card-frames";
@@ -77,7 +77,7 @@ test("a full-screen view's “Press Tab, then Enter” refuses its call: the dia
   expect((await host.toolCalls())[destroyCalls]).toBeUndefined();
 });
 
-test("Enter or Space alone, a held key and a double click at Allow do nothing; the person's own Tab to Allow once and Enter runs the call", async ({
+test("Enter or Space alone and a held key do nothing; the person's own Tab to Allow once and Enter runs the call", async ({
   page,
 }) => {
   const host = await started(page);
@@ -91,13 +91,9 @@ test("Enter or Space alone, a held key and a double click at Allow do nothing; t
   await expect(card).toHaveAttribute("data-display-mode", "inline");
   const allowOnce = dialog.getByTestId("approval-allow-once");
 
-  // A double click where Allow once appears, the moment the dialog opens: before it armed.
-  const box = await allowOnce.boundingBox();
-  if (box === null) throw new Error("Allow once has no box.");
-  await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
-  await expect(dialog.getByTestId("consent-hint")).toBeVisible();
-  await expect(dialog).toBeVisible();
-
+  // A double click where Allow once appears, both presses before the dialog armed, is refused
+  // by `consent-arming.test.ts` on its own clock: here, a stalled machine could arm the dialog
+  // between its appearing and the click, and the test would race.
   await armed(dialog);
   // Enter and Space on the dialog itself (its first focus): no button is chosen for the person.
   await dialog.focus();
