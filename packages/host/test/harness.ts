@@ -301,3 +301,34 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
   const promise = new Promise<T>((done) => (resolve = done));
   return { promise, resolve };
 }
+
+/** A small app whose page counts how often the host reads it, and its `bump` calls from the page. */
+export function countingApp(counter: { calls: string[]; reads: number }): McpApp {
+  return new McpApp({
+    name: "counter",
+    title: "Counter",
+    html: () => {
+      counter.reads += 1;
+      return "<!doctype html><html><body><p>Counter</p></body></html>";
+    },
+    tools: [
+      {
+        name: "show",
+        description: "Shows the counter.",
+        annotations: { readOnlyHint: true },
+        handler: () => ({ content: [{ type: "text", text: "Shown." }] }),
+      },
+      {
+        name: "bump",
+        description: "Bumps the counter (from the page).",
+        visibility: ["app"],
+        view: false,
+        annotations: { readOnlyHint: true },
+        handler: () => {
+          counter.calls.push("bump");
+          return { content: [{ type: "text", text: "Bumped." }] };
+        },
+      },
+    ],
+  });
+}

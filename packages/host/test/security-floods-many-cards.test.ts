@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpChatHost } from "../src/mcp-chat-host";
 import { pageLimitMessage } from "../src/page-calls/page-request-limits";
-import { McpApp } from "../src/sources/mcp-app";
 import {
+  countingApp,
   greeterApp,
   headerUsers,
   openCard,
@@ -21,26 +21,6 @@ afterEach(async () => {
   host = null;
 });
 
-/** An app whose page counts how often the host reads it. */
-function countingApp(counter: { reads: number }): McpApp {
-  return new McpApp({
-    name: "counter",
-    title: "Counter",
-    html: () => {
-      counter.reads += 1;
-      return "<!doctype html><html><body><p>Counter</p></body></html>";
-    },
-    tools: [
-      {
-        name: "show",
-        description: "Shows the counter.",
-        annotations: { readOnlyHint: true },
-        handler: () => ({ content: [{ type: "text", text: "Shown." }] }),
-      },
-    ],
-  });
-}
-
 type Answer = Awaited<ReturnType<TestClient["request"]>>;
 
 /** The refusals' messages, each once, in the order first seen. */
@@ -53,7 +33,7 @@ function refusalMessages(answers: readonly Answer[]): string[] {
 
 describe("cards that flood the host together", () => {
   it("bounds six cards of one source by their source's budget, and every source by the session's", async () => {
-    const counter = { reads: 0 };
+    const counter = { calls: [] as string[], reads: 0 };
     host = await startHost({
       // One card may read 5 at once; its source's cards 10; the session's 14.
       pageCallRate: {

@@ -8,45 +8,13 @@ import {
   PAGE_CALL_RATE_MESSAGE,
   PAGE_RESOURCES_RATE_MESSAGE,
 } from "../src/page-calls/page-call-gate";
-import { McpApp } from "../src/sources/mcp-app";
-import { greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";
+import { countingApp, greeterApp, openCard, receivedOf, startHost, type TestHost } from "./harness";
 
 let host: TestHost | null = null;
 afterEach(async () => {
   await host?.close();
   host = null;
 });
-
-/** A small app whose page counts how often the host reads it. */
-function countingApp(counter: { calls: string[]; reads: number }): McpApp {
-  return new McpApp({
-    name: "counter",
-    title: "Counter",
-    html: () => {
-      counter.reads += 1;
-      return "<!doctype html><html><body><p>Counter</p></body></html>";
-    },
-    tools: [
-      {
-        name: "show",
-        description: "Shows the counter.",
-        annotations: { readOnlyHint: true },
-        handler: () => ({ content: [{ type: "text", text: "Shown." }] }),
-      },
-      {
-        name: "bump",
-        description: "Bumps the counter (from the page).",
-        visibility: ["app"],
-        view: false,
-        annotations: { readOnlyHint: true },
-        handler: () => {
-          counter.calls.push("bump");
-          return { content: [{ type: "text", text: "Bumped." }] };
-        },
-      },
-    ],
-  });
-}
 
 describe("a page that floods the host", () => {
   it("limits a card's resources/read, resources/list and templates list with a clear error", async () => {
