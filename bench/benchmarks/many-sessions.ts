@@ -132,9 +132,10 @@ export async function measureSize(count: number, plan: Plan): Promise<BenchResul
   const data = temporaryDirectory("mch-bench-sessions-");
   const sessions: OpenSession[] = [];
   let server: Awaited<ReturnType<typeof startProgram>> | null = null;
+  let app: Awaited<ReturnType<typeof benchAppServer>> | null = null;
   let direct: Awaited<ReturnType<typeof inProcessBenchApp>> | null = null;
   try {
-    const app = await benchAppServer(data);
+    app = await benchAppServer(data);
     server = await startProgram({
       data,
       headerUsers: true,
@@ -291,6 +292,7 @@ export async function measureSize(count: number, plan: Plan): Promise<BenchResul
     for (const session of sessions) session.client.close();
     await direct?.close();
     await server?.stop();
+    app?.remove();
     rmSync(data, { recursive: true, force: true });
   }
 }
